@@ -1,0 +1,5 @@
+#pragma once
+
+/// Everything forma offers, for users who prefer one include.
+#include <forma/error.hpp>
+#include <forma/json.hpp>

@@ -1,0 +1,267 @@
+#pragma once
+
+#include <forma/json/json_error.hpp>
+#include <forma/json/parse_options.hpp>
+
+#include <boost/container/small_vector.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace forma::json_detail {
+
+/// Length of the valid UTF-8 sequence at p (2..4 bytes, RFC 3629: no overlongs,
+/// no surrogates, at most U+10FFFF), or 0 when it is not valid.
+inline int utf8_sequence_length(const char* s, const char* end) noexcept {
+    const auto* p = reinterpret_cast<const unsigned char*>(s);
+    const std::ptrdiff_t left = end - s;
+    const unsigned c = p[0];
+    auto cont = [&](int i) { return (p[i] & 0xC0) == 0x80; };
+    if (c < 0xC2) return 0;
+    if (c < 0xE0) return left >= 2 && cont(1) ? 2 : 0;
+    if (c < 0xF0) {
+        if (left < 3 || !cont(1) || !cont(2)) return 0;
+        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0)) return 0;
+        return 3;
+    }
+    if (c < 0xF5) {
+        if (left < 4 || !cont(1) || !cont(2) || !cont(3)) return 0;
+        if ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90)) return 0;
+        return 4;
+    }
+    return 0;
+}
+
+/// First byte in [p, end) that a string scan must look at: '"', '\\', a control
+/// character or a non-ASCII byte; end if none.
+inline const char* find_string_special(const char* p, const char* end) noexcept {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20);
+    while (end - p >= 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        // A signed compare with 0x20 catches control characters and bytes >= 0x80 at once.
+        const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+                                                      _mm_cmpeq_epi8(v, backslash)),
+                                         _mm_cmplt_epi8(v, space));
+        if (const int mask = _mm_movemask_epi8(hit)) return p + __builtin_ctz(mask);
+        p += 16;
+    }
+#endif
+    for (; p < end; ++p) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
+    }
+    return p;
+}
+
+/// `"text"` in double quotes, cut at `limit` bytes (on a UTF-8 boundary) with "...".
+std::string quoted_excerpt(std::string_view text, std::size_t limit = 40);
+
+/// A segment of the path to an error: an object member or an array index.
+struct path_segment {
+    std::string key;
+    std::size_t index = 0;
+    bool is_index = false;
+};
+
+/// The JSON Pointer of a path whose innermost segment comes first.
+std::string json_pointer(const std::vector<path_segment>& innermost_first);
+
+/// Member names seen in one object, for duplicate detection where no bitset applies.
+class key_set {
+public:
+    /// False when the key was already there.
+    bool insert(std::string_view key);
+
+private:
+    boost::container::small_vector<std::string, 8> small_;
+    std::unordered_set<std::string> large_;
+};
+
+/** The state of one from_json call: input cursor, limits, and the error being built.
+
+    Reading functions return false on error after recording the reason; each
+    enclosing level adds its path segment on the way out, so the happy path
+    pays nothing for error paths.
+*/
+class reader {
+public:
+    reader(std::string_view input, const parse_options& options) noexcept
+        : p(input.data()), end(input.data() + input.size()), begin_(input.data()),
+          max_depth_(options.max_depth), reject_unknown_(options.reject_unknown_members) {}
+
+    const char* p;
+    const char* end;
+
+    bool at_end() const noexcept { return p == end; }
+
+    void skip_whitespace() noexcept {
+        while (p != end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+    }
+
+    bool enter() {
+        if (++depth_ > max_depth_) return fail_depth();
+        return true;
+    }
+    void leave() noexcept { --depth_; }
+    std::size_t depth() const noexcept { return depth_; }
+    void set_depth(std::size_t d) noexcept { depth_ = d; }
+    bool rejects_unknown_members() const noexcept { return reject_unknown_; }
+
+    /// Reads a string value into out; p is at the opening quote.
+    bool read_string(std::string& out) {
+        const char* start = ++p;
+        for (;;) {
+            p = find_string_special(p, end);
+            if (p == end) return fail_syntax("unterminated string");
+            const auto c = static_cast<unsigned char>(*p);
+            if (c == '"') {
+                out.assign(start, p);
+                ++p;
+                return true;
+            }
+            if (c >= 0x80) {
+                const int n = utf8_sequence_length(p, end);
+                if (n == 0) return fail_utf8();
+                p += n;
+                continue;
+            }
+            if (c == '\\') {
+                out.assign(start, p);
+                return read_escaped_rest(out);
+            }
+            return fail_control_character();
+        }
+    }
+
+    /** Reads a member name; p is at the opening quote. The view points into the
+        input, or into a scratch buffer (valid until the next key) when the name
+        has escapes; `from_scratch` says which.
+    */
+    bool read_key(std::string_view& key, bool& from_scratch) {
+        const char* start = ++p;
+        for (;;) {
+            p = find_string_special(p, end);
+            if (p == end) return fail_syntax("unterminated string");
+            const auto c = static_cast<unsigned char>(*p);
+            if (c == '"') {
+                key = std::string_view(start, static_cast<std::size_t>(p - start));
+                from_scratch = false;
+                ++p;
+                return true;
+            }
+            if (c >= 0x80) {
+                const int n = utf8_sequence_length(p, end);
+                if (n == 0) return fail_utf8();
+                p += n;
+                continue;
+            }
+            if (c == '\\') {
+                scratch_.assign(start, p);
+                if (!read_escaped_rest(scratch_)) return false;
+                key = scratch_;
+                from_scratch = true;
+                return true;
+            }
+            return fail_control_character();
+        }
+    }
+
+    /// Expects `c` after optional whitespace; `context` names what was being read.
+    bool expect(char c, const char* context) {
+        skip_whitespace();
+        if (p != end && *p == c) {
+            ++p;
+            return true;
+        }
+        return fail_expected(c, context);
+    }
+
+    /// Reads a JSON number's text, checking its grammar. Sets `integral` when it has
+    /// neither fraction nor exponent.
+    bool scan_number(std::string_view& text, bool& integral) {
+        const char* start = p;
+        if (p != end && *p == '-') ++p;
+        if (p == end || static_cast<unsigned>(*p - '0') > 9) return fail_number(start);
+        if (*p == '0') {
+            ++p;
+            if (p != end && static_cast<unsigned>(*p - '0') <= 9) return fail_leading_zero(start);
+        } else {
+            while (p != end && static_cast<unsigned>(*p - '0') <= 9) ++p;
+        }
+        integral = true;
+        if (p != end && *p == '.') {
+            integral = false;
+            ++p;
+            if (p == end || static_cast<unsigned>(*p - '0') > 9) return fail_number(start);
+            while (p != end && static_cast<unsigned>(*p - '0') <= 9) ++p;
+        }
+        if (p != end && (*p == 'e' || *p == 'E')) {
+            integral = false;
+            ++p;
+            if (p != end && (*p == '+' || *p == '-')) ++p;
+            if (p == end || static_cast<unsigned>(*p - '0') > 9) return fail_number(start);
+            while (p != end && static_cast<unsigned>(*p - '0') <= 9) ++p;
+        }
+        text = std::string_view(start, static_cast<std::size_t>(p - start));
+        return true;
+    }
+
+    /// Skips one value of any kind, checking it fully (grammar, UTF-8, depth, duplicates).
+    bool skip_value();
+
+    // Error recording. Each returns false so that callers can `return fail_...(...)`.
+    bool fail(std::string reason);
+    bool fail_syntax(const char* what);
+    bool fail_expected(char c, const char* context);
+    /// "expected <expected>, got <a description of the value at p>".
+    bool fail_type(std::string_view expected);
+    bool fail_depth();
+    bool fail_utf8();
+    bool fail_control_character();
+    bool fail_number(const char* start);
+    bool fail_leading_zero(const char* start);
+    bool fail_duplicate(std::string_view key);
+    bool fail_unknown(std::string_view key);
+    /// Describes the value starting at p for messages: `string "x"`, `number 1.5`, `object`.
+    std::string describe_value_here() const;
+
+    /// Adds an enclosing path segment to the error being built; returns false.
+    bool push_key(std::string_view key);
+    bool push_index(std::size_t index);
+
+    /// The finished error, with the JSON Pointer from the outermost segment inwards.
+    json_error take_error();
+    /// Forgets a recorded error (for trying variant alternatives).
+    void clear_error() noexcept;
+    const std::string& reason() const noexcept { return reason_; }
+    std::string relative_path() const;
+
+    std::size_t offset() const noexcept { return static_cast<std::size_t>(p - begin_); }
+
+private:
+    bool read_escaped_rest(std::string& out);
+
+    const char* begin_;
+    std::size_t depth_ = 0;
+    std::size_t max_depth_;
+    bool reject_unknown_;
+    std::string scratch_;
+    std::string reason_;
+    std::size_t error_offset_ = json_error::npos;
+    std::vector<path_segment> path_; // innermost first
+};
+
+} // namespace forma::json_detail

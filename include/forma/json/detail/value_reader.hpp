@@ -1,0 +1,560 @@
+#pragma once
+
+#include <forma/json/detail/constraints.hpp>
+#include <forma/json/detail/reader.hpp>
+#include <forma/reflect/field_info.hpp>
+#include <forma/reflect/type_name.hpp>
+#include <forma/reflect/type_traits.hpp>
+
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+#include <bitset>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace forma::json_detail {
+
+template <class T>
+bool read_value(reader& r, T& out);
+
+template <class I>
+constexpr std::string_view integer_name() {
+    constexpr bool s = std::is_signed_v<I>;
+    switch (sizeof(I)) {
+    case 1: return s ? "int8_t" : "uint8_t";
+    case 2: return s ? "int16_t" : "uint16_t";
+    case 4: return s ? "int32_t" : "uint32_t";
+    default: return s ? "int64_t" : "uint64_t";
+    }
+}
+
+/// The JSON kinds a type accepts, for "expected ..." messages.
+template <class T>
+std::string kind_name();
+
+template <class V>
+struct variant_kinds;
+template <class... Ts>
+struct variant_kinds<std::variant<Ts...>> {
+    static std::string get() {
+        std::string out;
+        ((out += (out.empty() ? "" : " or "), out += kind_name<Ts>()), ...);
+        return out;
+    }
+};
+
+template <class T>
+std::string kind_name() {
+    using namespace reflect;
+    if constexpr (std::is_same_v<T, bool>) return "boolean";
+    else if constexpr (is_integer_v<T>) return "integer";
+    else if constexpr (std::is_floating_point_v<T>) return "number";
+    else if constexpr (std::is_same_v<T, std::string> || is_described_enum_v<T>) return "string";
+    else if constexpr (is_described_struct_v<T> || is_string_map_v<T>) return "object";
+    else if constexpr (is_sequence_v<T> || is_std_array_v<T>) return "array";
+    else if constexpr (std::is_same_v<T, std::monostate>) return "null";
+    else if constexpr (is_nullable_v<T>) return kind_name<nullable_element_t<T>>() + " or null";
+    else return variant_kinds<T>::get();
+}
+
+/// Whether a value starting with `c` can be of type T (to pick variant alternatives).
+template <class T>
+constexpr bool accepts_first_char(char c) {
+    using namespace reflect;
+    const bool number = c == '-' || (c >= '0' && c <= '9');
+    if constexpr (std::is_same_v<T, bool>) return c == 't' || c == 'f';
+    else if constexpr (is_integer_v<T> || std::is_floating_point_v<T>) return number;
+    else if constexpr (std::is_same_v<T, std::string> || is_described_enum_v<T>) return c == '"';
+    else if constexpr (is_described_struct_v<T>) return c == '{';
+    else if constexpr (is_string_map_v<T>) return c == '{' || c == '[';
+    else if constexpr (is_sequence_v<T> || is_std_array_v<T>) return c == '[';
+    else if constexpr (std::is_same_v<T, std::monostate>) return c == 'n';
+    else if constexpr (is_nullable_v<T>) return c == 'n' || accepts_first_char<nullable_element_t<T>>(c);
+    else
+        return []<class... Ts>(std::variant<Ts...>*, char ch) {
+            return (accepts_first_char<Ts>(ch) || ...);
+        }(static_cast<T*>(nullptr), c);
+}
+
+inline bool read_literal(reader& r, const char* literal, std::size_t n) {
+    if (static_cast<std::size_t>(r.end - r.p) >= n && std::memcmp(r.p, literal, n) == 0) {
+        r.p += n;
+        return true;
+    }
+    return false;
+}
+
+inline bool read_bool(reader& r, bool& out) {
+    if (read_literal(r, "true", 4)) return out = true, true;
+    if (read_literal(r, "false", 5)) return out = false, true;
+    return r.fail_type("boolean");
+}
+
+/// True when a number that from_chars found out of range is too small, not too large.
+bool is_underflow(std::string_view number_text) noexcept;
+
+template <class F>
+bool read_float(reader& r, F& out) {
+    const char c = *r.p;
+    if (c != '-' && static_cast<unsigned>(c - '0') > 9) return r.fail_type("number");
+    std::string_view text;
+    bool integral;
+    if (!r.scan_number(text, integral)) return false;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), out);
+    if (result.ec == std::errc::result_out_of_range) {
+        if (is_underflow(text)) {
+            out = text[0] == '-' ? -F(0) : F(0);
+            return true;
+        }
+        r.p = text.data();
+        return r.fail(std::string(text) + " does not fit in " +
+                      (std::is_same_v<F, float> ? "float" : "double"));
+    }
+    return true;
+}
+
+/// Reads an integer given in any JSON number form with no fractional part (2, -7, 2.0, 2e3)
+/// as a sign and a magnitude; `type_name` is for the message when it exceeds 64 bits.
+bool read_integral_number(reader& r, std::string_view type_name, bool& negative,
+                          std::uint64_t& magnitude);
+
+template <class I>
+bool read_integer(reader& r, I& out) {
+    const char* start = r.p;
+    const bool negative = *start == '-';
+    const char* digits = start + negative;
+    const char* q = digits;
+    std::uint64_t v = 0;
+    // Fast path: up to 19 plain digits, no leading zero, no fraction or exponent.
+    while (q != r.end && static_cast<unsigned>(*q - '0') <= 9 && q - digits < 19)
+        v = v * 10 + static_cast<unsigned>(*q++ - '0');
+    const bool plain = q != digits && !(*digits == '0' && q - digits > 1) &&
+                       (q == r.end || (static_cast<unsigned>(*q - '0') > 9 && *q != '.' &&
+                                       *q != 'e' && *q != 'E'));
+    bool neg = negative;
+    if (plain) {
+        r.p = q;
+    } else {
+        if (!negative && static_cast<unsigned>(*start - '0') > 9) return r.fail_type("integer");
+        if (!read_integral_number(r, integer_name<I>(), neg, v))
+            return false;
+    }
+    constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<I>::max());
+    if constexpr (std::is_signed_v<I>) {
+        if (neg) {
+            if (v > max + 1) goto out_of_range;
+            out = static_cast<I>(-static_cast<std::int64_t>(v - 1) - 1);
+            return true;
+        }
+    } else {
+        if (neg && v != 0) goto out_of_range;
+    }
+    if (v > max) goto out_of_range;
+    out = static_cast<I>(v);
+    return true;
+out_of_range:
+    const std::string text(start, r.p);
+    r.p = start;
+    return r.fail(text + " does not fit in " + std::string(integer_name<I>()));
+}
+
+inline bool read_string_value(reader& r, std::string& out) {
+    if (*r.p != '"') return r.fail_type("string");
+    return r.read_string(out);
+}
+
+template <class E>
+std::string enumerator_list() {
+    std::string out;
+    boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto D) {
+        out += out.empty() ? "\"" : ", \"";
+        out += D.name;
+        out += '"';
+    });
+    return out;
+}
+
+template <class E>
+bool read_enum(reader& r, E& out) {
+    if (*r.p != '"') return r.fail_type("one of " + enumerator_list<E>());
+    const char* start = r.p;
+    std::string_view key;
+    bool from_scratch;
+    if (!r.read_key(key, from_scratch)) return false;
+    bool found = false;
+    boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto D) {
+        if (!found && key == D.name) {
+            out = D.value;
+            found = true;
+        }
+    });
+    if (found) return true;
+    const std::string reason = quoted_excerpt(key) + " is not one of " + enumerator_list<E>();
+    r.p = start;
+    return r.fail(reason);
+}
+
+template <class N>
+bool read_nullable(reader& r, N& out) {
+    using U = reflect::nullable_element_t<N>;
+    if (*r.p == 'n') {
+        if (read_literal(r, "null", 4)) {
+            out = N{};
+            return true;
+        }
+    }
+    if constexpr (reflect::is_optional_v<N>) {
+        out.emplace();
+    } else {
+        out = std::make_unique<U>();
+    }
+    return read_value(r, *out);
+}
+
+/// After an element or member: consumes ',' (returns true with `more`) or `close`.
+inline bool read_separator(reader& r, char close, bool& more, const char* context) {
+    r.skip_whitespace();
+    if (r.p != r.end) {
+        if (*r.p == ',') {
+            ++r.p;
+            r.skip_whitespace();
+            more = true;
+            return true;
+        }
+        if (*r.p == close) {
+            ++r.p;
+            r.leave();
+            more = false;
+            return true;
+        }
+    }
+    return r.fail_syntax(context);
+}
+
+/// Consumes '[' or '{' and reports whether the container is empty.
+inline bool open_container(reader& r, char close, bool& empty) {
+    if (!r.enter()) return false;
+    ++r.p;
+    r.skip_whitespace();
+    empty = r.p != r.end && *r.p == close;
+    if (empty) {
+        ++r.p;
+        r.leave();
+    }
+    return true;
+}
+
+template <class S>
+bool read_sequence(reader& r, S& out) {
+    if (*r.p != '[') return r.fail_type("array");
+    out.clear();
+    bool empty;
+    if (!open_container(r, ']', empty)) return false;
+    if (empty) return true;
+    for (std::size_t i = 0;; ++i) {
+        using E = typename S::value_type;
+        if constexpr (std::is_same_v<E, bool>) { // vector<bool> has no bool& to read into
+            bool b;
+            if (!read_value(r, b)) return r.push_index(i);
+            out.push_back(b);
+        } else {
+            if (!read_value(r, out.emplace_back())) return r.push_index(i);
+        }
+        bool more;
+        if (!read_separator(r, ']', more, "expected ',' or ']' after an array element")) return false;
+        if (!more) return true;
+    }
+}
+
+template <class A>
+bool read_array(reader& r, A& out) {
+    constexpr std::size_t n = std::tuple_size_v<A>;
+    if (*r.p != '[') return r.fail_type("array");
+    bool empty;
+    if (!open_container(r, ']', empty)) return false;
+    std::size_t i = 0;
+    if (!empty) {
+        for (;; ++i) {
+            if (i == n) return r.fail("expected exactly " + std::to_string(n) + " items, got more");
+            if (!read_value(r, out[i])) return r.push_index(i);
+            bool more;
+            if (!read_separator(r, ']', more, "expected ',' or ']' after an array element"))
+                return false;
+            if (!more) break;
+        }
+        ++i;
+    }
+    if (i != n)
+        return r.fail("expected exactly " + std::to_string(n) + " items, got " + std::to_string(i));
+    return true;
+}
+
+/// Reads a member name and the ':' after it; p is at the value afterwards.
+inline bool read_member_name(reader& r, std::string_view& key, bool& from_scratch) {
+    if (r.p == r.end || *r.p != '"') return r.fail_syntax("expected a member name in double quotes");
+    if (!r.read_key(key, from_scratch)) return false;
+    if (!r.expect(':', "after a member name")) return false;
+    r.skip_whitespace();
+    return true;
+}
+
+// The strict dialect's form of a map: [{"key": "...", "value": ...}, ...].
+template <class M>
+bool read_map_pairs(reader& r, M& out) {
+    out.clear();
+    bool empty;
+    if (!open_container(r, ']', empty)) return false;
+    if (empty) return true;
+    for (std::size_t i = 0;; ++i) {
+        if (r.at_end() || *r.p != '{')
+            return r.fail_type("object with \"key\" and \"value\""), r.push_index(i);
+        bool empty_pair;
+        if (!open_container(r, '}', empty_pair)) return r.push_index(i);
+        std::optional<std::string> key;
+        typename M::mapped_type value{};
+        bool has_value = false;
+        for (bool more = !empty_pair; more;) {
+            std::string_view name;
+            bool from_scratch;
+            if (!read_member_name(r, name, from_scratch)) return r.push_index(i);
+            if (name == "key") {
+                if (key) return r.fail_duplicate("key"), r.push_index(i);
+                if (!read_string_value(r, key.emplace())) return r.push_key("key"), r.push_index(i);
+            } else if (name == "value") {
+                if (has_value) return r.fail_duplicate("value"), r.push_index(i);
+                if (!read_value(r, value)) return r.push_key("value"), r.push_index(i);
+                has_value = true;
+            } else if (r.rejects_unknown_members()) {
+                return r.fail_unknown(name), r.push_index(i);
+            } else if (!r.skip_value()) {
+                return r.push_index(i);
+            }
+            if (!read_separator(r, '}', more, "expected ',' or '}' after a member value"))
+                return r.push_index(i);
+        }
+        if (!key) return r.fail("missing required member \"key\""), r.push_index(i);
+        if (!has_value) return r.fail("missing required member \"value\""), r.push_index(i);
+        auto [it, inserted] = out.try_emplace(std::move(*key), std::move(value));
+        if (!inserted) return r.fail("duplicate key " + quoted_excerpt(it->first)), r.push_index(i);
+        bool more;
+        if (!read_separator(r, ']', more, "expected ',' or ']' after an array element")) return false;
+        if (!more) return true;
+    }
+}
+
+template <class M>
+bool read_map(reader& r, M& out) {
+    if (*r.p == '[') return read_map_pairs(r, out);
+    if (*r.p != '{') return r.fail_type("object");
+    out.clear();
+    bool empty;
+    if (!open_container(r, '}', empty)) return false;
+    if (empty) return true;
+    for (;;) {
+        if (r.p == r.end || *r.p != '"') return r.fail_syntax("expected a member name in double quotes");
+        std::string key;
+        if (!r.read_string(key)) return false;
+        if (!r.expect(':', "after a member name")) return false;
+        r.skip_whitespace();
+        auto [it, inserted] = out.try_emplace(std::move(key));
+        if (!inserted) return r.fail_duplicate(it->first);
+        if (!read_value(r, it->second)) return r.push_key(it->first);
+        bool more;
+        if (!read_separator(r, '}', more, "expected ',' or '}' after a member value")) return false;
+        if (!more) return true;
+    }
+}
+
+template <class V>
+bool read_variant(reader& r, V& out) {
+    const char first = *r.p;
+    const char* start = r.p;
+    const std::size_t depth = r.depth();
+    std::string reasons;
+    bool any_accepting = false, done = false;
+    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<std::variant_size_v<V>>>([&](auto I) {
+        using A = std::variant_alternative_t<I, V>;
+        if (done || !accepts_first_char<A>(first)) return;
+        any_accepting = true;
+        A value{};
+        if (read_value(r, value)) {
+            out.template emplace<I>(std::move(value));
+            done = true;
+            return;
+        }
+        const std::string where = r.relative_path();
+        reasons += reasons.empty() ? "as " : "; as ";
+        reasons.append(schema_name<A>()).append(": ");
+        if (!where.empty()) reasons.append("at ").append(where).append(": ");
+        reasons += r.reason();
+        r.clear_error();
+        r.p = start;
+        r.set_depth(depth);
+    });
+    if (done) return true;
+    if (!any_accepting) return r.fail_type(kind_name<V>());
+    return r.fail("matches none of the alternatives (" + reasons + ")");
+}
+
+/// Checks a value against a member's declared constraints (see field_info).
+template <class M>
+bool check_value(reader& r, const field_info& info, const M& v) {
+    using namespace reflect;
+    if constexpr (is_nullable_v<M>) {
+        return !v || check_value(r, info, *v);
+    } else if constexpr (is_sequence_v<M> || is_std_array_v<M>) {
+        if (info.has_items_constraints()) {
+            std::string reason = check_item_count(info, v.size());
+            if (!reason.empty()) return r.fail(std::move(reason));
+        }
+        if (info.has_string_constraints() || info.has_number_constraints()) {
+            field_info element_info = info;
+            element_info.min_items.reset();
+            element_info.max_items.reset();
+            std::size_t i = 0;
+            for (const auto& e : v) {
+                if (!check_value(r, element_info, e)) return r.push_index(i);
+                ++i;
+            }
+        }
+        return true;
+    } else if constexpr (std::is_same_v<M, std::string>) {
+        std::string reason = check_string(info, v);
+        return reason.empty() || r.fail(std::move(reason));
+    } else if constexpr (is_integer_v<M> || std::is_floating_point_v<M>) {
+        std::string reason = check_number(info, static_cast<double>(v));
+        return reason.empty() || r.fail(std::move(reason));
+    } else {
+        return true;
+    }
+}
+
+template <std::size_t N>
+using seen_set = std::conditional_t<(N <= 64), std::uint64_t, std::bitset<N>>;
+
+template <class T>
+struct struct_reader {
+    using members = reflect::members_of<T>;
+    static constexpr std::size_t size = boost::mp11::mp_size<members>::value;
+    static constexpr auto names = reflect::detail::member_names<T>();
+
+    static constexpr bool is_required(std::size_t i) {
+        bool required = false;
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<size>>([&](auto I) {
+            using D = boost::mp11::mp_at_c<members, I>;
+            if (I == i) required = !reflect::is_nullable_v<reflect::member_type_t<decltype(D::pointer)>>;
+        });
+        return required;
+    }
+
+    static std::size_t find(std::string_view key, std::size_t hint) noexcept {
+        if (hint < size && names[hint] == key) return hint; // members usually come in order
+        for (std::size_t i = 0; i < size; ++i)
+            if (names[i] == key) return i;
+        return size;
+    }
+
+    template <std::size_t I>
+    static bool read_member(reader& r, T& obj) {
+        using D = boost::mp11::mp_at_c<members, I>;
+        auto& value = obj.*D::pointer;
+        if (!read_value(r, value)) return false;
+        static constexpr field_info info = reflect::field_info_of<T, D>();
+        if constexpr (info.has_number_constraints() || info.has_string_constraints() ||
+                      info.has_items_constraints())
+            return check_value(r, info, value);
+        return true;
+    }
+
+    static bool read(reader& r, T& obj) {
+        if (*r.p != '{') return r.fail_type("object");
+        bool empty;
+        if (!open_container(r, '}', empty)) return false;
+        seen_set<size> seen{};
+        if (!empty) {
+            std::optional<key_set> unknown;
+            std::size_t next = 0;
+            for (bool more = true; more;) {
+                std::string_view key;
+                bool from_scratch;
+                if (!read_member_name(r, key, from_scratch)) return false;
+                const std::size_t i = find(key, next);
+                if (i < size) {
+                    if (test(seen, i)) return r.fail_duplicate(key);
+                    set(seen, i);
+                    const bool ok = boost::mp11::mp_with_index<size>(
+                        i, [&](auto I) { return read_member<I>(r, obj); });
+                    if (!ok) return r.push_key(names[i]);
+                    next = i + 1;
+                } else {
+                    if (r.rejects_unknown_members()) return r.fail_unknown(key);
+                    if (!unknown) unknown.emplace();
+                    if (!unknown->insert(key)) return r.fail_duplicate(key);
+                    const std::string saved = from_scratch ? std::string(key) : std::string();
+                    if (!r.skip_value()) return r.push_key(from_scratch ? std::string_view(saved) : key);
+                }
+                if (!read_separator(r, '}', more, "expected ',' or '}' after a member value"))
+                    return false;
+            }
+        }
+        if constexpr (size > 0) {
+            for (std::size_t i = 0; i < size; ++i)
+                if (required[i] && !test(seen, i))
+                    return r.fail("missing required member \"" + std::string(names[i]) + "\"");
+        }
+        return true;
+    }
+
+private:
+    static constexpr auto required = [] {
+        std::array<bool, size> out{};
+        for (std::size_t i = 0; i < size; ++i) out[i] = is_required(i);
+        return out;
+    }();
+
+    static bool test(const seen_set<size>& s, std::size_t i) {
+        if constexpr (size <= 64) return (s >> i) & 1u;
+        else return s.test(i);
+    }
+    static void set(seen_set<size>& s, std::size_t i) {
+        if constexpr (size <= 64) s |= std::uint64_t{1} << i;
+        else s.set(i);
+    }
+};
+
+template <class T>
+bool read_value(reader& r, T& out) {
+    using namespace reflect;
+    static_assert(is_json_mappable_v<T>,
+                  "forma maps bool, integers, floating point, std::string, described enums and "
+                  "structs, std::optional, std::unique_ptr, vector/list/deque/array, string-keyed "
+                  "maps and std::variant of these; this type is none of them");
+    if (r.at_end()) return r.fail_syntax("unexpected end of input, expected a value");
+    if constexpr (std::is_same_v<T, bool>) return read_bool(r, out);
+    else if constexpr (is_integer_v<T>) return read_integer(r, out);
+    else if constexpr (std::is_floating_point_v<T>) return read_float(r, out);
+    else if constexpr (std::is_same_v<T, std::string>) return read_string_value(r, out);
+    else if constexpr (is_described_enum_v<T>) return read_enum(r, out);
+    else if constexpr (std::is_same_v<T, std::monostate>)
+        return read_literal(r, "null", 4) || r.fail_type("null");
+    else if constexpr (is_nullable_v<T>) return read_nullable(r, out);
+    else if constexpr (is_sequence_v<T>) return read_sequence(r, out);
+    else if constexpr (is_std_array_v<T>) return read_array(r, out);
+    else if constexpr (is_string_map_v<T>) return read_map(r, out);
+    else if constexpr (is_variant_v<T>) return read_variant(r, out);
+    else return struct_reader<T>::read(r, out);
+}
+
+template <class T>
+bool read_document(reader& r, T& out) {
+    r.skip_whitespace();
+    if (!read_value(r, out)) return false;
+    r.skip_whitespace();
+    return r.at_end() || r.fail_syntax("unexpected characters after the JSON value");
+}
+
+} // namespace forma::json_detail

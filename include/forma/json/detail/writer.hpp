@@ -1,0 +1,152 @@
+#pragma once
+
+#include <forma/json/detail/reader.hpp>
+#include <forma/reflect/type_traits.hpp>
+
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+namespace forma::json_detail {
+
+/** Output buffer and error state of one to_json call. Errors (NaN, invalid
+    UTF-8, an enum value with no name) unwind like the reader's, adding the path.
+*/
+class writer {
+public:
+    explicit writer(std::string& out) noexcept : out(out) {}
+    std::string& out;
+
+    /// Appends `s` quoted and escaped; false when it is not valid UTF-8.
+    bool write_string(std::string_view s);
+
+    bool fail(std::string reason);
+    bool push_key(std::string_view key);
+    bool push_index(std::size_t index);
+    json_error take_error();
+
+private:
+    std::string reason_;
+    std::vector<path_segment> path_;
+};
+
+template <class T>
+bool write_value(writer& w, const T& v);
+
+template <class F>
+bool write_float(writer& w, F v) {
+    if (!std::isfinite(v)) return w.fail("JSON has no representation for " + std::to_string(v));
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    w.out.append(buf, r.ptr);
+    return true;
+}
+
+template <class I>
+void write_integer(writer& w, I v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    w.out.append(buf, r.ptr);
+}
+
+template <class E>
+bool write_enum(writer& w, E v) {
+    const char* name = nullptr;
+    boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto D) {
+        if (!name && D.value == v) name = D.name;
+    });
+    if (!name)
+        return w.fail("enum value " +
+                      std::to_string(static_cast<std::underlying_type_t<E>>(v)) + " has no name");
+    w.out += '"';
+    w.out += name; // enumerator names are identifiers: nothing to escape
+    w.out += '"';
+    return true;
+}
+
+template <class R>
+bool write_range(writer& w, const R& range) {
+    w.out += '[';
+    std::size_t i = 0;
+    for (const auto& e : range) {
+        if (i) w.out += ',';
+        if (!write_value(w, static_cast<const typename R::value_type&>(e))) return w.push_index(i);
+        ++i;
+    }
+    w.out += ']';
+    return true;
+}
+
+template <class M>
+bool write_map(writer& w, const M& map) {
+    w.out += '{';
+    bool first = true;
+    for (const auto& [key, value] : map) {
+        if (!first) w.out += ',';
+        first = false;
+        if (!w.write_string(key)) return false;
+        w.out += ':';
+        if (!write_value(w, value)) return w.push_key(key);
+    }
+    w.out += '}';
+    return true;
+}
+
+template <class T>
+bool write_struct(writer& w, const T& obj) {
+    w.out += '{';
+    bool ok = true, first = true;
+    boost::mp11::mp_for_each<reflect::members_of<T>>([&](auto D) {
+        if (!ok) return;
+        if (!first) w.out += ',';
+        first = false;
+        w.out += '"';
+        w.out += D.name; // member names are identifiers: nothing to escape
+        w.out += "\":";
+        if (!write_value(w, obj.*D.pointer)) ok = w.push_key(D.name);
+    });
+    w.out += '}';
+    return ok;
+}
+
+template <class T>
+bool write_value(writer& w, const T& v) {
+    using namespace reflect;
+    static_assert(is_json_mappable_v<T>, "forma cannot write this type as JSON");
+    if constexpr (std::is_same_v<T, bool>) {
+        w.out += v ? "true" : "false";
+        return true;
+    } else if constexpr (is_integer_v<T>) {
+        write_integer(w, v);
+        return true;
+    } else if constexpr (std::is_floating_point_v<T>) {
+        return write_float(w, v);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        return w.write_string(v);
+    } else if constexpr (std::is_same_v<T, std::monostate>) {
+        w.out += "null";
+        return true;
+    } else if constexpr (is_described_enum_v<T>) {
+        return write_enum(w, v);
+    } else if constexpr (is_nullable_v<T>) {
+        if (!v) {
+            w.out += "null";
+            return true;
+        }
+        return write_value(w, *v);
+    } else if constexpr (is_sequence_v<T> || is_std_array_v<T>) {
+        return write_range(w, v);
+    } else if constexpr (is_string_map_v<T>) {
+        return write_map(w, v);
+    } else if constexpr (is_variant_v<T>) {
+        return std::visit([&](const auto& alternative) { return write_value(w, alternative); }, v);
+    } else {
+        return write_struct(w, v);
+    }
+}
+
+} // namespace forma::json_detail

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <forma/json/detail/value_reader.hpp>
+#include <forma/json/json_error.hpp>
+#include <forma/json/parse_options.hpp>
+
+#include <boost/system/result.hpp>
+
+#include <string_view>
+#include <type_traits>
+
+namespace forma {
+
+/** Parses JSON text straight into a `T`, without building a DOM.
+
+    Checks everything: JSON grammar, UTF-8, nesting depth, duplicate members,
+    the shape of `T` (required members present, types and ranges right) and the
+    constraints declared with FORMA_DESCRIBE_FIELDS. Members `T` does not have
+    are skipped unless `options.reject_unknown_members` is set; optional members
+    may be absent or null.
+
+    @returns the value, or the json_error saying what is wrong and where.
+*/
+template <class T>
+boost::system::result<T, json_error> try_from_json(std::string_view json,
+                                                   const parse_options& options = {}) {
+    static_assert(std::is_default_constructible_v<T>, "from_json needs a default-constructible T");
+    json_detail::reader r(json, options);
+    T value{};
+    if (!json_detail::read_document(r, value)) return r.take_error();
+    return value;
+}
+
+/** Parses JSON text straight into a `T` (see try_from_json).
+
+    @throws json_error with `path()` (a JSON Pointer) and a message such as
+    `at /age: expected integer, got string "x"`.
+*/
+template <class T>
+T from_json(std::string_view json, const parse_options& options = {}) {
+    static_assert(std::is_default_constructible_v<T>, "from_json needs a default-constructible T");
+    json_detail::reader r(json, options);
+    T value{};
+    if (!json_detail::read_document(r, value)) throw r.take_error();
+    return value;
+}
+
+} // namespace forma

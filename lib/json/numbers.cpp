@@ -1,0 +1,66 @@
+#include <forma/json/detail/value_reader.hpp>
+
+#include <cmath>
+
+namespace forma::json_detail {
+
+bool is_underflow(std::string_view text) noexcept {
+    // The decimal exponent of the first significant digit decides: below zero is tiny.
+    std::size_t i = text[0] == '-' ? 1 : 0;
+    long position = 0; // exponent of the digit at i, relative to the decimal point
+    std::size_t int_digits = 0;
+    while (i + int_digits < text.size() && text[i + int_digits] >= '0' && text[i + int_digits] <= '9')
+        ++int_digits;
+    long lead = 0;
+    bool found = false;
+    for (std::size_t k = 0; k < int_digits && !found; ++k)
+        if (text[i + k] != '0') lead = static_cast<long>(int_digits - k - 1), found = true;
+    i += int_digits;
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        for (position = -1; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, --position)
+            if (!found && text[i] != '0') lead = position, found = true;
+    }
+    long exponent = 0;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        const bool negative = i < text.size() && text[i] == '-';
+        if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+        for (; i < text.size() && exponent < 100000; ++i) exponent = exponent * 10 + (text[i] - '0');
+        if (negative) exponent = -exponent;
+    }
+    return found && lead + exponent < 0;
+}
+
+bool read_integral_number(reader& r, std::string_view type_name, bool& negative,
+                          std::uint64_t& magnitude) {
+    const char* start = r.p;
+    std::string_view text;
+    bool integral;
+    if (!r.scan_number(text, integral)) return false;
+    negative = text[0] == '-';
+    const std::string_view digits = text.substr(negative ? 1 : 0);
+    if (integral) {
+        const auto res = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude);
+        if (res.ec == std::errc()) return true;
+    } else {
+        double d = 0;
+        const auto res = std::from_chars(text.data(), text.data() + text.size(), d);
+        if (res.ec == std::errc() && std::trunc(d) != d) {
+            r.p = start;
+            return r.fail_type("integer");
+        }
+        if (res.ec == std::errc() && std::fabs(d) < 18446744073709551616.0) {
+            magnitude = static_cast<std::uint64_t>(std::fabs(d));
+            return true;
+        }
+        if (res.ec == std::errc::result_out_of_range && is_underflow(text)) {
+            r.p = start;
+            return r.fail_type("integer");
+        }
+    }
+    r.p = start;
+    return r.fail(std::string(text) + " does not fit in " + std::string(type_name));
+}
+
+} // namespace forma::json_detail

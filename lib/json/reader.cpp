@@ -1,0 +1,349 @@
+// The out-of-line parts of the JSON reader: escapes, skipping unknown values,
+// and building error messages (cold paths kept out of users' code).
+#include <forma/json/detail/reader.hpp>
+
+#include <algorithm>
+
+namespace forma::json_detail {
+namespace {
+
+int hex_value(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+} // namespace
+
+std::string quoted_excerpt(std::string_view s, std::size_t limit) {
+    std::string out = "\"";
+    if (s.size() > limit) {
+        std::size_t cut = limit;
+        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+        out.append(s.substr(0, cut)).append("...");
+    } else {
+        out.append(s);
+    }
+    return out += '"';
+}
+
+bool key_set::insert(std::string_view key) {
+    constexpr std::size_t linear_limit = 16;
+    if (!large_.empty()) return large_.emplace(key).second;
+    if (std::find(small_.begin(), small_.end(), key) != small_.end()) return false;
+    if (small_.size() < linear_limit) {
+        small_.emplace_back(key);
+        return true;
+    }
+    large_.insert(small_.begin(), small_.end());
+    small_.clear();
+    return large_.emplace(key).second;
+}
+
+bool reader::read_escaped_rest(std::string& out) {
+    // p is at a backslash; out holds the string so far.
+    for (;;) {
+        const char* start = p;
+        p = find_string_special(p, end);
+        out.append(start, p);
+        if (p == end) return fail_syntax("unterminated string");
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"') {
+            ++p;
+            return true;
+        }
+        if (c >= 0x80) {
+            const int n = utf8_sequence_length(p, end);
+            if (n == 0) return fail_utf8();
+            out.append(p, static_cast<std::size_t>(n));
+            p += n;
+            continue;
+        }
+        if (c < 0x20) return fail_control_character();
+        // A backslash escape.
+        if (end - p < 2) return fail_syntax("unterminated string");
+        const char e = p[1];
+        p += 2;
+        switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+            auto read_hex4 = [&](std::uint32_t& v) {
+                if (end - p < 4) return false;
+                v = 0;
+                for (int i = 0; i < 4; ++i) {
+                    const int h = hex_value(p[i]);
+                    if (h < 0) return false;
+                    v = v * 16 + static_cast<std::uint32_t>(h);
+                }
+                p += 4;
+                return true;
+            };
+            std::uint32_t cp;
+            if (!read_hex4(cp)) return fail_syntax("invalid \\u escape: expected four hex digits");
+            if (cp >= 0xDC00 && cp <= 0xDFFF)
+                return fail_syntax("invalid \\u escape: unpaired low surrogate");
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                std::uint32_t low;
+                if (end - p < 2 || p[0] != '\\' || p[1] != 'u')
+                    return fail_syntax("invalid \\u escape: unpaired high surrogate");
+                p += 2;
+                if (!read_hex4(low) || low < 0xDC00 || low > 0xDFFF)
+                    return fail_syntax("invalid \\u escape: unpaired high surrogate");
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            }
+            append_utf8(out, cp);
+            break;
+        }
+        default:
+            p -= 2;
+            return fail_syntax("invalid escape sequence in string");
+        }
+    }
+}
+
+bool reader::skip_value() {
+    skip_whitespace();
+    if (p == end) return fail_syntax("unexpected end of input, expected a value");
+    switch (*p) {
+    case '"': {
+        std::string_view key;
+        bool from_scratch;
+        return read_key(key, from_scratch); // validates without keeping the text
+    }
+    case '{': {
+        if (!enter()) return false;
+        ++p;
+        skip_whitespace();
+        if (p != end && *p == '}') {
+            ++p;
+            leave();
+            return true;
+        }
+        key_set keys;
+        for (;;) {
+            skip_whitespace();
+            if (p == end || *p != '"') return fail_syntax("expected a member name in double quotes");
+            std::string_view key;
+            bool from_scratch;
+            if (!read_key(key, from_scratch)) return false;
+            std::string owned_key(key);
+            if (!keys.insert(owned_key)) return fail_duplicate(owned_key);
+            if (!expect(':', "after a member name")) return false;
+            if (!skip_value()) return push_key(owned_key);
+            skip_whitespace();
+            if (p != end && *p == ',') {
+                ++p;
+                continue;
+            }
+            if (p != end && *p == '}') {
+                ++p;
+                leave();
+                return true;
+            }
+            return fail_syntax("expected ',' or '}' after a member value");
+        }
+    }
+    case '[': {
+        if (!enter()) return false;
+        ++p;
+        skip_whitespace();
+        if (p != end && *p == ']') {
+            ++p;
+            leave();
+            return true;
+        }
+        for (std::size_t i = 0;; ++i) {
+            if (!skip_value()) return push_index(i);
+            skip_whitespace();
+            if (p != end && *p == ',') {
+                ++p;
+                continue;
+            }
+            if (p != end && *p == ']') {
+                ++p;
+                leave();
+                return true;
+            }
+            return fail_syntax("expected ',' or ']' after an array element");
+        }
+    }
+    case 't':
+        if (end - p >= 4 && std::memcmp(p, "true", 4) == 0) return p += 4, true;
+        return fail_syntax("invalid literal");
+    case 'f':
+        if (end - p >= 5 && std::memcmp(p, "false", 5) == 0) return p += 5, true;
+        return fail_syntax("invalid literal");
+    case 'n':
+        if (end - p >= 4 && std::memcmp(p, "null", 4) == 0) return p += 4, true;
+        return fail_syntax("invalid literal");
+    default: {
+        std::string_view text;
+        bool integral;
+        return scan_number(text, integral);
+    }
+    }
+}
+
+bool reader::fail(std::string reason) {
+    reason_ = std::move(reason);
+    error_offset_ = offset();
+    path_.clear();
+    return false;
+}
+
+bool reader::fail_syntax(const char* what) {
+    // Line and column make a syntax error findable in a long model answer.
+    std::size_t line = 1, column = 1;
+    for (const char* q = begin_; q < p; ++q) {
+        if (*q == '\n') {
+            ++line;
+            column = 1;
+        } else if ((static_cast<unsigned char>(*q) & 0xC0) != 0x80) {
+            ++column;
+        }
+    }
+    if (p == end && std::string_view(what).find("end of input") == std::string_view::npos)
+        return fail("invalid JSON: unexpected end of input (" + std::string(what) + ")");
+    return fail("invalid JSON: " + std::string(what) + " (line " + std::to_string(line) +
+                ", column " + std::to_string(column) + ")");
+}
+
+bool reader::fail_expected(char c, const char* context) {
+    const std::string what = std::string("expected '") + c + "' " + context;
+    return fail_syntax(what.c_str());
+}
+
+std::string reader::describe_value_here() const {
+    if (p == end) return "end of input";
+    switch (*p) {
+    case '"': {
+        const char* q = p + 1;
+        while (q < end && *q != '"') q += (*q == '\\' && q + 1 < end) ? 2 : 1;
+        return "string " + quoted_excerpt(std::string_view(p + 1, static_cast<std::size_t>(q - p - 1)));
+    }
+    case '{': return "object";
+    case '[': return "array";
+    case 't': return "true";
+    case 'f': return "false";
+    case 'n': return "null";
+    default: break;
+    }
+    if (*p == '-' || (*p >= '0' && *p <= '9')) {
+        const char* q = p + 1;
+        while (q < end && (std::isdigit(static_cast<unsigned char>(*q)) || *q == '.' || *q == 'e' ||
+                           *q == 'E' || *q == '+' || *q == '-'))
+            ++q;
+        std::string_view text(p, static_cast<std::size_t>(std::min<std::ptrdiff_t>(q - p, 40)));
+        return "number " + std::string(text);
+    }
+    return "invalid JSON";
+}
+
+bool reader::fail_type(std::string_view expected) {
+    if (p != end) {
+        const char c = *p;
+        const bool value_start = c == '"' || c == '{' || c == '[' || c == 't' || c == 'f' ||
+                                 c == 'n' || c == '-' || (c >= '0' && c <= '9');
+        if (!value_start) return fail_syntax("expected a value");
+    } else {
+        return fail_syntax("unexpected end of input, expected a value");
+    }
+    return fail("expected " + std::string(expected) + ", got " + describe_value_here());
+}
+
+bool reader::fail_depth() {
+    return fail("nesting is deeper than the limit of " + std::to_string(max_depth_) +
+                " (parse_options::max_depth)");
+}
+
+bool reader::fail_utf8() { return fail_syntax("invalid UTF-8 in string"); }
+
+bool reader::fail_control_character() {
+    return fail_syntax("unescaped control character in string");
+}
+
+bool reader::fail_number(const char* start) {
+    p = start;
+    return fail_syntax("invalid number");
+}
+
+bool reader::fail_leading_zero(const char* start) {
+    p = start;
+    return fail_syntax("invalid number: leading zeros are not allowed");
+}
+
+bool reader::fail_duplicate(std::string_view key) {
+    return fail("duplicate member " + quoted_excerpt(key, 64));
+}
+
+bool reader::fail_unknown(std::string_view key) {
+    return fail("unknown member " + quoted_excerpt(key, 64) +
+                " (parse_options::reject_unknown_members is set)");
+}
+
+bool reader::push_key(std::string_view key) {
+    path_.push_back({std::string(key), 0, false});
+    return false;
+}
+
+bool reader::push_index(std::size_t index) {
+    path_.push_back({{}, index, true});
+    return false;
+}
+
+std::string json_pointer(const std::vector<path_segment>& innermost_first) {
+    std::string pointer;
+    for (auto it = innermost_first.rbegin(); it != innermost_first.rend(); ++it) {
+        pointer += '/';
+        if (it->is_index) {
+            pointer += std::to_string(it->index);
+            continue;
+        }
+        for (char c : it->key) {
+            if (c == '~') pointer += "~0";
+            else if (c == '/') pointer += "~1";
+            else pointer += c;
+        }
+    }
+    return pointer;
+}
+
+std::string reader::relative_path() const { return json_pointer(path_); }
+
+json_error reader::take_error() {
+    return json_error(relative_path(), std::move(reason_), error_offset_);
+}
+
+void reader::clear_error() noexcept {
+    reason_.clear();
+    path_.clear();
+    error_offset_ = json_error::npos;
+}
+
+} // namespace forma::json_detail

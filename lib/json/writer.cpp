@@ -1,0 +1,67 @@
+#include <forma/json/detail/writer.hpp>
+
+#include <boost/json/parse.hpp>
+
+namespace forma::json_detail {
+
+bool writer::write_string(std::string_view s) {
+    static constexpr char hex[] = "0123456789abcdef";
+    out += '"';
+    const char* p = s.data();
+    const char* end = p + s.size();
+    for (;;) {
+        const char* run = p;
+        p = find_string_special(p, end);
+        out.append(run, p);
+        if (p == end) break;
+        const auto c = static_cast<unsigned char>(*p);
+        if (c >= 0x80) {
+            const int n = utf8_sequence_length(p, end);
+            if (n == 0) return fail("string is not valid UTF-8 (byte " +
+                                    std::to_string(p - s.data()) + ")");
+            out.append(p, static_cast<std::size_t>(n));
+            p += n;
+            continue;
+        }
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+            out += "\\u00";
+            out += hex[c >> 4];
+            out += hex[c & 0xF];
+        }
+        ++p;
+    }
+    out += '"';
+    return true;
+}
+
+bool writer::fail(std::string reason) {
+    reason_ = std::move(reason);
+    path_.clear();
+    return false;
+}
+
+bool writer::push_key(std::string_view key) {
+    path_.push_back({std::string(key), 0, false});
+    return false;
+}
+
+bool writer::push_index(std::size_t index) {
+    path_.push_back({{}, index, true});
+    return false;
+}
+
+json_error writer::take_error() {
+    return json_error(json_pointer(path_), "cannot write JSON: " + reason_);
+}
+
+boost::json::value parse_value(std::string_view json) { return boost::json::parse(json); }
+
+} // namespace forma::json_detail
