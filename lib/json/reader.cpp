@@ -3,6 +3,7 @@
 #include <forma/json/detail/reader.hpp>
 
 #include <algorithm>
+#include <array>
 
 namespace forma::json_detail {
 namespace {
@@ -14,22 +15,54 @@ int hex_value(char c) noexcept {
     return -1;
 }
 
-void append_utf8(std::string& out, std::uint32_t cp) {
+/// What each one-letter escape (\n, \", ...) stands for; 0 where there is none.
+constexpr auto simple_escapes = [] {
+    std::array<char, 256> table{};
+    table['"'] = '"';
+    table['\\'] = '\\';
+    table['/'] = '/';
+    table['b'] = '\b';
+    table['f'] = '\f';
+    table['n'] = '\n';
+    table['r'] = '\r';
+    table['t'] = '\t';
+    return table;
+}();
+
+/// The bytes find_string_special stops at: '"', '\\', control characters, non-ASCII.
+bool is_string_special(char ch) noexcept {
+    const auto c = static_cast<unsigned char>(ch);
+    return c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
+}
+
+#if defined(__SSE2__)
+/// One bit per byte of v that is_string_special.
+int string_special_mask(__m128i v) noexcept {
+    const __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))); // signed: also every byte >= 0x80
+    return _mm_movemask_epi8(hit);
+}
+#endif
+
+/// Writes cp as UTF-8 at dst (room for 4 bytes); returns the end of what it wrote.
+char* write_utf8(char* dst, std::uint32_t cp) noexcept {
     if (cp < 0x80) {
-        out += static_cast<char>(cp);
+        *dst++ = static_cast<char>(cp);
     } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
+        *dst++ = static_cast<char>(0xC0 | (cp >> 6));
+        *dst++ = static_cast<char>(0x80 | (cp & 0x3F));
     } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
+        *dst++ = static_cast<char>(0xE0 | (cp >> 12));
+        *dst++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        *dst++ = static_cast<char>(0x80 | (cp & 0x3F));
     } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
+        *dst++ = static_cast<char>(0xF0 | (cp >> 18));
+        *dst++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        *dst++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        *dst++ = static_cast<char>(0x80 | (cp & 0x3F));
     }
+    return dst;
 }
 
 } // namespace
@@ -59,22 +92,54 @@ bool key_set::insert(std::string_view key) {
     return large_.emplace(key).second;
 }
 
-bool reader::read_escaped_rest(std::string& out) {
-    // p is at a backslash; out holds the string so far.
+bool reader::unescape_string(const char* start, std::string& buffer, std::size_t& length) {
+    // p is at the first backslash; [start, p) is verbatim and already checked. buffer is
+    // raw storage (its size is the room) written through a pointer: std::string's
+    // per-append checks and regrowth made escaped strings the slowest part of a read.
+    std::size_t used = 0;
+    auto room = [&](std::size_t n) {
+        if (buffer.size() < used + n)
+            buffer.resize(std::max({used + n, 2 * buffer.size(), std::size_t{256}}));
+        return buffer.data() + used;
+    };
+    const auto prefix = static_cast<std::size_t>(p - start);
+    if (prefix != 0) std::memcpy(room(prefix), start, prefix);
+    used = prefix;
+    // Copies verbatim text up to the next byte that needs a look, a block at a time:
+    // each block is stored whole, only its bytes before that one count.
+    auto copy_verbatim = [&] {
+#if defined(__SSE2__)
+        while (end - p >= 16) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(room(16)), v);
+            if (const int mask = string_special_mask(v)) {
+                const int n = __builtin_ctz(static_cast<unsigned>(mask));
+                used += static_cast<std::size_t>(n);
+                p += n;
+                return;
+            }
+            used += 16;
+            p += 16;
+        }
+#endif
+        for (; p != end && !is_string_special(*p); ++p) *room(1) = *p, ++used;
+    };
     for (;;) {
-        const char* start = p;
-        p = find_string_special(p, end);
-        out.append(start, p);
+        copy_verbatim();
         if (p == end) return fail_syntax("unterminated string");
         const auto c = static_cast<unsigned char>(*p);
         if (c == '"') {
             ++p;
+            length = used;
             return true;
         }
         if (c >= 0x80) {
             const int n = utf8_sequence_length(p, end);
             if (n == 0) return fail_utf8();
-            out.append(p, static_cast<std::size_t>(n));
+            char* dst = room(4);
+            if (end - p >= 4) std::memcpy(dst, p, 4); // a fixed size copies inline
+            else std::memcpy(dst, p, static_cast<std::size_t>(n));
+            used += static_cast<std::size_t>(n);
             p += n;
             continue;
         }
@@ -83,16 +148,8 @@ bool reader::read_escaped_rest(std::string& out) {
         if (end - p < 2) return fail_syntax("unterminated string");
         const char e = p[1];
         p += 2;
-        switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
+        char* dst = room(4);
+        if (e == 'u') {
             auto read_hex4 = [&](std::uint32_t& v) {
                 if (end - p < 4) return false;
                 v = 0;
@@ -117,10 +174,11 @@ bool reader::read_escaped_rest(std::string& out) {
                     return fail_syntax("invalid \\u escape: unpaired high surrogate");
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
             }
-            append_utf8(out, cp);
-            break;
-        }
-        default:
+            used = static_cast<std::size_t>(write_utf8(dst, cp) - buffer.data());
+        } else if (const char unescaped = simple_escapes[static_cast<unsigned char>(e)]) {
+            *dst = unescaped; // a table, not a switch: its indirect jump mispredicted often
+            ++used;
+        } else {
             p -= 2;
             return fail_syntax("invalid escape sequence in string");
         }

@@ -92,6 +92,11 @@ boost::json::object integer_schema(bool is_signed, std::size_t size) {
 }
 
 boost::json::value nullable_schema(boost::json::value inner) {
+    // optional<unique_ptr<T>> is nullable once, not twice.
+    if (const auto* object = inner.if_object())
+        if (const auto* any_of = object->if_contains("anyOf"))
+            for (const auto& alternative : any_of->as_array())
+                if (alternative == boost::json::object{{"type", "null"}}) return inner;
     return boost::json::object{
         {"anyOf", boost::json::array{std::move(inner), boost::json::object{{"type", "null"}}}}};
 }
@@ -150,8 +155,14 @@ void describe(boost::json::value& schema, std::string_view description, const st
     if (description.empty() && notes.empty()) return;
     auto& object = schema.as_object();
     if (c.strict() && object.contains("$ref")) return;
+    // A description already there (a type's own, or the map-as-pairs hint) is kept after
+    // the member's, with the notes on moved keywords.
+    std::string extras;
+    if (const auto* existing = object.if_contains("description"))
+        extras = std::string(existing->as_string());
+    if (!notes.empty()) extras += (extras.empty() ? "" : "; ") + notes;
     std::string text(description);
-    if (!notes.empty()) text += text.empty() ? notes : " (" + notes + ")";
+    if (!extras.empty()) text += text.empty() ? extras : " (" + extras + ")";
     object["description"] = text;
 }
 

@@ -109,6 +109,10 @@ bool is_hostname(std::string_view s) {
     return label > 0 && s.back() != '-';
 }
 
+bool is_ip(std::string_view s, int family);
+
+// RFC 5321 mailbox, loosely: a local part without specials, then a host name (a dot is
+// not required) or an address literal such as [127.0.0.1] or [IPv6:::1].
 bool is_email(std::string_view s) {
     const auto at = s.rfind('@');
     if (at == std::string_view::npos || at == 0 || at > 64) return false;
@@ -117,7 +121,13 @@ bool is_email(std::string_view s) {
             c == ',' || c == ':' || c == ';' || c == '<' || c == '>' || c == '[' || c == ']' ||
             c == '\\')
             return false;
-    return is_hostname(s.substr(at + 1)) && s.substr(at + 1).find('.') != std::string_view::npos;
+    const std::string_view domain = s.substr(at + 1);
+    if (domain.size() > 2 && domain.front() == '[' && domain.back() == ']') {
+        const std::string_view literal = domain.substr(1, domain.size() - 2);
+        if (literal.starts_with("IPv6:")) return is_ip(literal.substr(5), AF_INET6);
+        return is_ip(literal, AF_INET);
+    }
+    return is_hostname(domain);
 }
 
 bool is_uuid(std::string_view s) {

@@ -18,6 +18,8 @@ namespace forma {
 class json_error : public error {
 public:
     json_error(std::string path, std::string reason, std::size_t offset = npos);
+    /// An empty error, as boost::system::result requires; reason() is "unknown JSON error".
+    json_error();
     ~json_error() override;
 
     /// JSON Pointer to the offending value ("" is the whole document).

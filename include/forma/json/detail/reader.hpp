@@ -108,7 +108,12 @@ public:
     bool at_end() const noexcept { return p == end; }
 
     void skip_whitespace() noexcept {
-        while (p != end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+        // One compare rejects every byte above ' ' (the usual case); a bit test does the rest.
+        constexpr std::uint64_t whitespace =
+            (1ull << ' ') | (1ull << '\n') | (1ull << '\r') | (1ull << '\t');
+        while (p != end && static_cast<unsigned char>(*p) <= ' ' &&
+               ((whitespace >> static_cast<unsigned char>(*p)) & 1u))
+            ++p;
     }
 
     bool enter() {
@@ -119,6 +124,7 @@ public:
     std::size_t depth() const noexcept { return depth_; }
     void set_depth(std::size_t d) noexcept { depth_ = d; }
     bool rejects_unknown_members() const noexcept { return reject_unknown_; }
+    void set_rejects_unknown_members(bool reject) noexcept { reject_unknown_ = reject; }
 
     /// Reads a string value into out; p is at the opening quote.
     bool read_string(std::string& out) {
@@ -139,8 +145,10 @@ public:
                 continue;
             }
             if (c == '\\') {
-                out.assign(start, p);
-                return read_escaped_rest(out);
+                std::size_t length;
+                if (!unescape_string(start, unescaped_, length)) return false;
+                out.assign(unescaped_.data(), length);
+                return true;
             }
             return fail_control_character();
         }
@@ -169,9 +177,9 @@ public:
                 continue;
             }
             if (c == '\\') {
-                scratch_.assign(start, p);
-                if (!read_escaped_rest(scratch_)) return false;
-                key = scratch_;
+                std::size_t length;
+                if (!unescape_string(start, scratch_, length)) return false;
+                key = std::string_view(scratch_.data(), length);
                 from_scratch = true;
                 return true;
             }
@@ -252,13 +260,16 @@ public:
     std::size_t offset() const noexcept { return static_cast<std::size_t>(p - begin_); }
 
 private:
-    bool read_escaped_rest(std::string& out);
+    /// Unescapes the string whose text starts at `start` (p is at its first backslash)
+    /// into buffer[0, length), using buffer's size as room; p ends past the closing quote.
+    bool unescape_string(const char* start, std::string& buffer, std::size_t& length);
 
     const char* begin_;
     std::size_t depth_ = 0;
     std::size_t max_depth_;
     bool reject_unknown_;
-    std::string scratch_;
+    std::string scratch_;   // unescaped member names
+    std::string unescaped_; // unescaped string values, before they are copied out
     std::string reason_;
     std::size_t error_offset_ = json_error::npos;
     std::vector<path_segment> path_; // innermost first

@@ -10,9 +10,11 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include <bitset>
+#include <cfloat>
 #include <charconv>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -80,6 +82,34 @@ constexpr bool accepts_first_char(char c) {
         }(static_cast<T*>(nullptr), c);
 }
 
+/// a == b, inline with word-sized loads: for short member names a call to memcmp cost
+/// more than the comparison itself.
+inline bool same_text(std::string_view a, std::string_view b) noexcept {
+    std::size_t n = a.size();
+    if (n != b.size()) return false;
+    const char* x = a.data();
+    const char* y = b.data();
+    auto load8 = [](const char* q) {
+        std::uint64_t v;
+        std::memcpy(&v, q, 8);
+        return v;
+    };
+    auto load4 = [](const char* q) {
+        std::uint32_t v;
+        std::memcpy(&v, q, 4);
+        return v;
+    };
+    if (n >= 8) {
+        for (; n > 8; x += 8, y += 8, n -= 8)
+            if (load8(x) != load8(y)) return false;
+        return load8(x + n - 8) == load8(y + n - 8); // the last 8 bytes, overlapping
+    }
+    if (n >= 4) return load4(x) == load4(y) && load4(x + n - 4) == load4(y + n - 4);
+    for (std::size_t i = 0; i < n; ++i)
+        if (x[i] != y[i]) return false;
+    return true;
+}
+
 inline bool read_literal(reader& r, const char* literal, std::size_t n) {
     if (static_cast<std::size_t>(r.end - r.p) >= n && std::memcmp(r.p, literal, n) == 0) {
         r.p += n;
@@ -97,6 +127,39 @@ inline bool read_bool(reader& r, bool& out) {
 /// True when a number that from_chars found out of range is too small, not too large.
 bool is_underflow(std::string_view number_text) noexcept;
 
+/** Converts checked number text without an exponent and with a significand below 2^53
+    (most numbers in practice) exactly, as Clinger's fast path: both the significand and
+    the power of ten are exact doubles, and one IEEE division rounds correctly. Returns
+    false for the other numbers, which from_chars converts (several times slower).
+*/
+inline bool read_exact_double(std::string_view text, double& out) noexcept {
+#if FLT_EVAL_METHOD == 0 // double arithmetic in double precision, not x87's extended one
+    static constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char* s = text.data();
+    const char* const end = s + text.size();
+    const bool negative = *s == '-';
+    s += negative;
+    std::uint64_t significand = 0;
+    int digits = 0, fraction_digits = 0;
+    for (; s != end && static_cast<unsigned>(*s - '0') <= 9; ++s, ++digits)
+        significand = significand * 10 + static_cast<unsigned>(*s - '0');
+    if (s != end && *s == '.') {
+        for (++s; s != end && static_cast<unsigned>(*s - '0') <= 9; ++s, ++digits, ++fraction_digits)
+            significand = significand * 10 + static_cast<unsigned>(*s - '0');
+    }
+    if (s != end || digits > 19 || fraction_digits > 22 || significand > (std::uint64_t{1} << 53))
+        return false; // an exponent, or digits that may not be exact
+    const double magnitude = static_cast<double>(significand) / powers_of_ten[fraction_digits];
+    out = negative ? -magnitude : magnitude;
+    return true;
+#else
+    (void)text, (void)out;
+    return false;
+#endif
+}
+
 template <class F>
 bool read_float(reader& r, F& out) {
     const char c = *r.p;
@@ -104,6 +167,8 @@ bool read_float(reader& r, F& out) {
     std::string_view text;
     bool integral;
     if (!r.scan_number(text, integral)) return false;
+    if constexpr (std::is_same_v<F, double>)
+        if (read_exact_double(text, out)) return true;
     const auto result = std::from_chars(text.data(), text.data() + text.size(), out);
     if (result.ec == std::errc::result_out_of_range) {
         if (is_underflow(text)) {
@@ -258,7 +323,7 @@ bool read_sequence(reader& r, S& out) {
     for (std::size_t i = 0;; ++i) {
         using E = typename S::value_type;
         if constexpr (std::is_same_v<E, bool>) { // vector<bool> has no bool& to read into
-            bool b;
+            bool b = false;
             if (!read_value(r, b)) return r.push_index(i);
             out.push_back(b);
         } else {
@@ -376,25 +441,36 @@ bool read_variant(reader& r, V& out) {
     const std::size_t depth = r.depth();
     std::string reasons;
     bool any_accepting = false, done = false;
-    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<std::variant_size_v<V>>>([&](auto I) {
-        using A = std::variant_alternative_t<I, V>;
-        if (done || !accepts_first_char<A>(first)) return;
-        any_accepting = true;
-        A value{};
-        if (read_value(r, value)) {
-            out.template emplace<I>(std::move(value));
-            done = true;
-            return;
-        }
-        const std::string where = r.relative_path();
-        reasons += reasons.empty() ? "as " : "; as ";
-        reasons.append(schema_name<A>()).append(": ");
-        if (!where.empty()) reasons.append("at ").append(where).append(": ");
-        reasons += r.reason();
-        r.clear_error();
-        r.p = start;
-        r.set_depth(depth);
-    });
+    auto try_alternatives = [&] {
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<std::variant_size_v<V>>>([&](auto I) {
+            using A = std::variant_alternative_t<I, V>;
+            if (done || !accepts_first_char<A>(first)) return;
+            any_accepting = true;
+            A value{};
+            if (read_value(r, value)) {
+                out.template emplace<I>(std::move(value));
+                done = true;
+                return;
+            }
+            const std::string where = r.relative_path();
+            reasons += reasons.empty() ? "as " : "; as ";
+            reasons.append(schema_name<A>()).append(": ");
+            if (!where.empty()) reasons.append("at ").append(where).append(": ");
+            reasons += r.reason();
+            r.clear_error();
+            r.p = start;
+            r.set_depth(depth);
+        });
+    };
+    // An alternative that has every member of the value wins, as the schema's closed
+    // objects say: {"x":1,"y":2,"z":3} is a point3, not a point2 that skips "z".
+    if (!r.rejects_unknown_members()) {
+        r.set_rejects_unknown_members(true);
+        try_alternatives();
+        r.set_rejects_unknown_members(false);
+        reasons.clear();
+    }
+    if (!done) try_alternatives();
     if (done) return true;
     if (!any_accepting) return r.fail_type(kind_name<V>());
     return r.fail("matches none of the alternatives (" + reasons + ")");
@@ -452,9 +528,9 @@ struct struct_reader {
     }
 
     static std::size_t find(std::string_view key, std::size_t hint) noexcept {
-        if (hint < size && names[hint] == key) return hint; // members usually come in order
+        if (hint < size && same_text(names[hint], key)) return hint; // members usually come in order
         for (std::size_t i = 0; i < size; ++i)
-            if (names[i] == key) return i;
+            if (same_text(names[i], key)) return i;
         return size;
     }
 
@@ -476,7 +552,9 @@ struct struct_reader {
         if (!open_container(r, '}', empty)) return false;
         seen_set<size> seen{};
         if (!empty) {
-            std::optional<key_set> unknown;
+            // Made only when an unknown member shows up: a std::optional<key_set> here
+            // was zero-filled (344 bytes) on every object read.
+            std::unique_ptr<key_set> unknown;
             std::size_t next = 0;
             for (bool more = true; more;) {
                 std::string_view key;
@@ -486,13 +564,15 @@ struct struct_reader {
                 if (i < size) {
                     if (test(seen, i)) return r.fail_duplicate(key);
                     set(seen, i);
-                    const bool ok = boost::mp11::mp_with_index<size>(
-                        i, [&](auto I) { return read_member<I>(r, obj); });
+                    bool ok = false;
+                    if constexpr (size > 0) // mp_with_index<0> does not compile: empty structs
+                        ok = boost::mp11::mp_with_index<size>(
+                            i, [&](auto I) { return read_member<I>(r, obj); });
                     if (!ok) return r.push_key(names[i]);
                     next = i + 1;
                 } else {
                     if (r.rejects_unknown_members()) return r.fail_unknown(key);
-                    if (!unknown) unknown.emplace();
+                    if (!unknown) unknown = std::make_unique<key_set>();
                     if (!unknown->insert(key)) return r.fail_duplicate(key);
                     const std::string saved = from_scratch ? std::string(key) : std::string();
                     if (!r.skip_value()) return r.push_key(from_scratch ? std::string_view(saved) : key);
@@ -502,9 +582,10 @@ struct struct_reader {
             }
         }
         if constexpr (size > 0) {
-            for (std::size_t i = 0; i < size; ++i)
-                if (required[i] && !test(seen, i))
-                    return r.fail("missing required member \"" + std::string(names[i]) + "\"");
+            if (!has_all_required(seen))
+                for (std::size_t i = 0; i < size; ++i)
+                    if (required[i] && !test(seen, i))
+                        return r.fail("missing required member \"" + std::string(names[i]) + "\"");
         }
         return true;
     }
@@ -515,6 +596,22 @@ private:
         for (std::size_t i = 0; i < size; ++i) out[i] = is_required(i);
         return out;
     }();
+
+    static bool has_all_required(const seen_set<size>& s) {
+        if constexpr (size <= 64) {
+            constexpr std::uint64_t mask = [] {
+                std::uint64_t m = 0;
+                for (std::size_t i = 0; i < size; ++i)
+                    if (required[i]) m |= std::uint64_t{1} << i;
+                return m;
+            }();
+            return (s & mask) == mask; // one test instead of a loop per object
+        } else {
+            for (std::size_t i = 0; i < size; ++i)
+                if (required[i] && !s.test(i)) return false;
+            return true;
+        }
+    }
 
     static bool test(const seen_set<size>& s, std::size_t i) {
         if constexpr (size <= 64) return (s >> i) & 1u;

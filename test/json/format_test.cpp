@@ -1,0 +1,52 @@
+#include <forma/json/detail/constraints.hpp>
+#include <forma/json/schema_error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+using forma::json_detail::matches_format;
+
+namespace {
+
+struct format_case {
+    const char* format;
+    std::vector<const char*> valid;
+    std::vector<const char*> invalid;
+};
+
+const std::vector<format_case> cases = {
+    {"date", {"2024-02-29", "1999-12-31"}, {"2023-02-29", "2024-13-01", "2024-1-01", "20240101", ""}},
+    {"time", {"23:59:60Z", "08:30:00.123+02:00", "00:00:00z"}, {"24:00:00Z", "08:30:00", "8:30:00Z"}},
+    {"date-time", {"2024-05-01T08:30:00Z", "2024-05-01t08:30:00.5-05:30"}, {"2024-05-01 08:30", "2024-05-01"}},
+    {"duration", {"P1D", "PT1H30M", "P1Y2M3W4DT5H6M7S"}, {"P", "PT", "P1H", "1D", "P1DT"}},
+    {"email", {"a@b.io", "x@y", "first.last+tag@example.com", "a@[127.0.0.1]", "a@[IPv6:::1]"},
+     {"nobody", "@b.io", "a b@c.io", "a@-b.io", "a@[300.0.0.1]"}},
+    {"hostname", {"example.com", "a-b.c", "localhost"}, {"-a.com", "a..b", "a_b.com", ""}},
+    {"ipv4", {"127.0.0.1", "255.255.255.255"}, {"256.0.0.1", "1.2.3", "::1"}},
+    {"ipv6", {"::1", "2001:db8::8a2e:370:7334"}, {"12345::", "127.0.0.1", ":::"}},
+    {"uuid", {"123e4567-e89b-12d3-a456-426614174000"}, {"123e4567e89b12d3a456426614174000", "g23e4567-e89b-12d3-a456-426614174000"}},
+    {"uri", {"https://example.com/a?b=c", "urn:isbn:0451450523"}, {"example.com", "http://a b", "1http://x"}},
+};
+
+} // namespace
+
+TEST(formats, accept_what_the_format_allows_and_reject_the_rest) {
+    for (const auto& c : cases) {
+        EXPECT_TRUE(forma::json_detail::is_checked_format(c.format)) << c.format;
+        for (const char* v : c.valid) EXPECT_TRUE(matches_format(c.format, v)) << c.format << ": " << v;
+        for (const char* v : c.invalid) EXPECT_FALSE(matches_format(c.format, v)) << c.format << ": " << v;
+    }
+}
+
+TEST(formats, unknown_formats_are_annotations_only) {
+    EXPECT_FALSE(forma::json_detail::is_checked_format("color"));
+    EXPECT_TRUE(matches_format("color", "anything"));
+}
+
+TEST(patterns, are_searched_not_anchored_and_invalid_ones_are_schema_errors) {
+    EXPECT_TRUE(forma::json_detail::matches_pattern("b+", "abbbc"));
+    EXPECT_FALSE(forma::json_detail::matches_pattern("^b+$", "abbbc"));
+    EXPECT_THROW(forma::json_detail::matches_pattern("(", "x"), forma::schema_error);
+}
