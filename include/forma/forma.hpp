@@ -3,3 +3,4 @@
 /// Everything forma offers, for users who prefer one include.
 #include <forma/error.hpp>
 #include <forma/json.hpp>
+#include <forma/model.hpp>

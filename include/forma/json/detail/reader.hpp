@@ -231,24 +231,25 @@ public:
     bool skip_value();
 
     // Error recording. Each returns false so that callers can `return fail_...(...)`.
-    bool fail(std::string reason);
-    bool fail_syntax(const char* what);
-    bool fail_expected(char c, const char* context);
+    // Marked cold so that the compiler lays the hot path out as straight-line code.
+    [[gnu::cold]] bool fail(std::string reason);
+    [[gnu::cold]] bool fail_syntax(const char* what);
+    [[gnu::cold]] bool fail_expected(char c, const char* context);
     /// "expected <expected>, got <a description of the value at p>".
-    bool fail_type(std::string_view expected);
-    bool fail_depth();
-    bool fail_utf8();
-    bool fail_control_character();
-    bool fail_number(const char* start);
-    bool fail_leading_zero(const char* start);
-    bool fail_duplicate(std::string_view key);
-    bool fail_unknown(std::string_view key);
+    [[gnu::cold]] bool fail_type(std::string_view expected);
+    [[gnu::cold]] bool fail_depth();
+    [[gnu::cold]] bool fail_utf8();
+    [[gnu::cold]] bool fail_control_character();
+    [[gnu::cold]] bool fail_number(const char* start);
+    [[gnu::cold]] bool fail_leading_zero(const char* start);
+    [[gnu::cold]] bool fail_duplicate(std::string_view key);
+    [[gnu::cold]] bool fail_unknown(std::string_view key);
     /// Describes the value starting at p for messages: `string "x"`, `number 1.5`, `object`.
     std::string describe_value_here() const;
 
     /// Adds an enclosing path segment to the error being built; returns false.
-    bool push_key(std::string_view key);
-    bool push_index(std::size_t index);
+    [[gnu::cold]] bool push_key(std::string_view key);
+    [[gnu::cold]] bool push_index(std::size_t index);
 
     /// The finished error, with the JSON Pointer from the outermost segment inwards.
     json_error take_error();

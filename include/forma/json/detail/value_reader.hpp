@@ -127,7 +127,7 @@ inline bool read_bool(reader& r, bool& out) {
 /// True when a number that from_chars found out of range is too small, not too large.
 bool is_underflow(std::string_view number_text) noexcept;
 
-/** Converts checked number text without an exponent and with a significand below 2^53
+/** Converts checked number text without an exponent and with a significand of at most 2^53
     (most numbers in practice) exactly, as Clinger's fast path: both the significand and
     the power of ten are exact doubles, and one IEEE division rounds correctly. Returns
     false for the other numbers, which from_chars converts (several times slower).
@@ -146,8 +146,9 @@ inline bool read_exact_double(std::string_view text, double& out) noexcept {
     for (; s != end && static_cast<unsigned>(*s - '0') <= 9; ++s, ++digits)
         significand = significand * 10 + static_cast<unsigned>(*s - '0');
     if (s != end && *s == '.') {
-        for (++s; s != end && static_cast<unsigned>(*s - '0') <= 9; ++s, ++digits, ++fraction_digits)
+        for (++s; s != end && static_cast<unsigned>(*s - '0') <= 9; ++s, ++fraction_digits)
             significand = significand * 10 + static_cast<unsigned>(*s - '0');
+        digits += fraction_digits;
     }
     if (s != end || digits > 19 || fraction_digits > 22 || significand > (std::uint64_t{1} << 53))
         return false; // an exponent, or digits that may not be exact
@@ -528,7 +529,8 @@ struct struct_reader {
     }
 
     static std::size_t find(std::string_view key, std::size_t hint) noexcept {
-        if (hint < size && same_text(names[hint], key)) return hint; // members usually come in order
+        // Members usually come in declaration order: try the one after the last first.
+        if (hint < size && same_text(names[hint], key)) return hint;
         for (std::size_t i = 0; i < size; ++i)
             if (same_text(names[i], key)) return i;
         return size;
@@ -558,7 +560,7 @@ struct struct_reader {
             std::size_t next = 0;
             for (bool more = true; more;) {
                 std::string_view key;
-                bool from_scratch;
+                bool from_scratch = false; // set by read_member_name; GCC warns otherwise
                 if (!read_member_name(r, key, from_scratch)) return false;
                 const std::size_t i = find(key, next);
                 if (i < size) {

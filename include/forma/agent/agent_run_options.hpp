@@ -1,0 +1,33 @@
+#pragma once
+
+#include <forma/agent/chat_options.hpp>
+#include <forma/model/continuation_token.hpp>
+#include <forma/model/response_format.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+
+namespace forma {
+
+/// Options of one agent run. A plain value: copying it copies everything.
+struct agent_run_options {
+    /// The format of this run's answer; overrides the agent's. run<T> sets it from T.
+    std::optional<forma::response_format> response_format{};
+    /// Resumes or polls a background run.
+    std::optional<forma::continuation_token> continuation_token{};
+    /// Lets the agent answer with a continuation token instead of waiting.
+    bool allow_background_responses = false;
+    /// Chat options for agents that call a chat client; they override the agent's own
+    /// (instructions are joined agent-first).
+    std::optional<forma::chat_options> chat_options{};
+    /// Agent-specific options, by name.
+    boost::json::object additional_properties{};
+
+    /// An independent copy (the same as copying: the members are values).
+    agent_run_options clone() const { return *this; }
+
+    friend bool operator==(const agent_run_options&, const agent_run_options&) = default;
+};
+
+} // namespace forma

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <forma/agent/agent.hpp>
+#include <forma/agent/chat_client.hpp>
+#include <forma/agent/chat_options.hpp>
+#include <forma/model/response_format.hpp>
+
+#include <optional>
+#include <string>
+
+namespace forma {
+
+/// How a chat_client_agent presents itself and what it asks its client by default.
+struct chat_client_agent_options {
+    std::string name{};
+    std::string description{};
+    /// System instructions for every run; a run's own instructions come after them.
+    std::string instructions{};
+    /// Generated (make_unique_id) when empty.
+    std::string id{};
+    /// Model, sampling and other options for every run; a run's chat options override them.
+    forma::chat_options chat_options{};
+    /// The answer format of every run, unless a run sets its own (run<T> always does).
+    std::optional<forma::response_format> response_format{};
+};
+
+/** The agent over a chat client: sends the session's history and the new
+    messages with the agent's instructions and options, keeps the conversation
+    in the session, and names itself as the author of its answers.
+
+        forma::chat_client_agent agent(client, {.name = "assistant",
+                                                .instructions = "You are a helpful assistant."});
+        auto person = (co_await agent.run<Person>("John is 35.")).result();
+
+    The client is not owned: it must outlive the agent.
+*/
+class chat_client_agent : public agent {
+public:
+    chat_client_agent(chat_client& client, chat_client_agent_options options = {});
+
+    executor_type get_executor() const override { return client_.get_executor(); }
+    std::string_view id() const noexcept override { return options_.id; }
+    std::string_view name() const noexcept override { return options_.name; }
+    std::string_view description() const noexcept override { return options_.description; }
+
+    const chat_client_agent_options& options() const noexcept { return options_; }
+    chat_client& client() const noexcept { return client_; }
+
+    /// The chat options a run with `run_options` sends: the agent's, the run's on top.
+    forma::chat_options effective_chat_options(const agent_run_options& run_options) const;
+
+protected:
+    boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,
+                                                      std::shared_ptr<agent_session> session,
+                                                      agent_run_options options) override;
+    update_stream run_streaming_core(std::vector<chat_message> messages,
+                                     std::shared_ptr<agent_session> session,
+                                     agent_run_options options) override;
+
+private:
+    /// Marks the answer as this agent's: author name and agent id.
+    void claim(agent_response<>& response) const;
+    void claim(agent_response_update& update) const;
+
+    chat_client& client_;
+    chat_client_agent_options options_;
+
+    class streaming_run;
+};
+
+} // namespace forma

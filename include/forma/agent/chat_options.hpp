@@ -1,0 +1,44 @@
+#pragma once
+
+#include <forma/model/continuation_token.hpp>
+#include <forma/model/response_format.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace forma {
+
+/** What a chat client is asked to do beyond the messages: model, sampling and
+    the response format. Unset members leave the provider's default.
+*/
+struct chat_options {
+    std::string model{};
+    /// System instructions, sent before the messages.
+    std::string instructions{};
+    std::optional<double> temperature{};
+    std::optional<double> top_p{};
+    std::optional<std::int64_t> max_output_tokens{};
+    std::vector<std::string> stop_sequences{};
+    std::optional<std::int64_t> seed{};
+    std::optional<forma::response_format> response_format{};
+    /// Resumes or polls a background response.
+    std::optional<forma::continuation_token> continuation_token{};
+    /// Lets the provider answer with a continuation token instead of waiting.
+    bool allow_background_responses = false;
+    /// Provider-specific request members, passed through as they are.
+    boost::json::object additional_properties{};
+
+    friend bool operator==(const chat_options&, const chat_options&) = default;
+};
+
+/** `overrides` applied on top of `base`: every set member of `overrides` wins,
+    instructions are joined base-first with a blank line, stop sequences and
+    additional properties are merged (overrides win on equal names).
+*/
+chat_options merge(const chat_options& base, const chat_options& overrides);
+
+} // namespace forma

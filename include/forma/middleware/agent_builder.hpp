@@ -1,0 +1,45 @@
+#pragma once
+
+#include <forma/agent/agent.hpp>
+#include <forma/agent/chat_client.hpp>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace forma {
+
+/** Stacks decorators on an agent:
+
+        auto agent = forma::agent_builder(inner)
+                         .use(my_decorator_factory)          // outermost
+                         .use_structured_output(chat_client) // innermost decorator
+                         .build();
+
+    The first `use` is the outermost decorator: it sees a run first.
+*/
+class agent_builder {
+public:
+    using factory = std::function<std::shared_ptr<agent>(std::shared_ptr<agent> inner)>;
+
+    explicit agent_builder(std::shared_ptr<agent> inner);
+    /// Decorates an agent the caller owns; it must outlive what build() returns.
+    explicit agent_builder(agent& inner);
+
+    agent_builder& use(factory decorator) &;
+    agent_builder&& use(factory decorator) &&;
+
+    /// Adds a structured_output_agent that asks `client` to turn the inner answer into
+    /// the requested format. The client must outlive the built agent.
+    agent_builder& use_structured_output(chat_client& client) &;
+    agent_builder&& use_structured_output(chat_client& client) &&;
+
+    /// The decorated agent (the inner one when nothing was added).
+    std::shared_ptr<agent> build() const;
+
+private:
+    std::shared_ptr<agent> inner_;
+    std::vector<factory> factories_;
+};
+
+} // namespace forma

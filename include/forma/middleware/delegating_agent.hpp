@@ -1,0 +1,36 @@
+#pragma once
+
+#include <forma/agent/agent.hpp>
+
+#include <memory>
+
+namespace forma {
+
+/** An agent that forwards everything to an inner agent: the base of decorators,
+    which override the parts they change (run_core, run_streaming_core, ...).
+*/
+class delegating_agent : public agent {
+public:
+    explicit delegating_agent(std::shared_ptr<agent> inner);
+
+    executor_type get_executor() const override { return inner_->get_executor(); }
+    std::string_view id() const noexcept override { return inner_->id(); }
+    std::string_view name() const noexcept override { return inner_->name(); }
+    std::string_view description() const noexcept override { return inner_->description(); }
+    std::shared_ptr<agent_session> create_session() const override { return inner_->create_session(); }
+
+    const std::shared_ptr<agent>& inner() const noexcept { return inner_; }
+
+protected:
+    boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,
+                                                      std::shared_ptr<agent_session> session,
+                                                      agent_run_options options) override;
+    update_stream run_streaming_core(std::vector<chat_message> messages,
+                                     std::shared_ptr<agent_session> session,
+                                     agent_run_options options) override;
+
+private:
+    std::shared_ptr<agent> inner_;
+};
+
+} // namespace forma

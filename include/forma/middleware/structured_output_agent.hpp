@@ -1,0 +1,48 @@
+#pragma once
+
+#include <forma/agent/chat_client.hpp>
+#include <forma/middleware/delegating_agent.hpp>
+
+#include <string>
+
+namespace forma {
+
+/** Gives any agent structured output: runs the inner agent as usual (as text),
+    then asks a chat client to convert the inner answer into the requested
+    format (from run<T>, the run options, or its own default).
+
+    The returned response carries the converted answer; original_response() on
+    it is the inner agent's. A run that requests no JSON format passes through.
+*/
+class structured_output_agent : public delegating_agent {
+public:
+    /// The system prompt of the conversion request, unless options say otherwise.
+    static constexpr std::string_view default_instructions =
+        "Convert the text the user gives you into JSON that matches the requested schema. "
+        "Use only information in the text; use null for what it does not say.";
+
+    struct options {
+        std::string instructions{default_instructions};
+        /// Used when a run requests no format of its own.
+        std::optional<forma::response_format> response_format;
+        /// Model and sampling options for the conversion request.
+        forma::chat_options chat_options;
+    };
+
+    structured_output_agent(std::shared_ptr<agent> inner, chat_client& client);
+    structured_output_agent(std::shared_ptr<agent> inner, chat_client& client, options opts);
+
+protected:
+    boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,
+                                                      std::shared_ptr<agent_session> session,
+                                                      agent_run_options options) override;
+    update_stream run_streaming_core(std::vector<chat_message> messages,
+                                     std::shared_ptr<agent_session> session,
+                                     agent_run_options options) override;
+
+private:
+    chat_client& client_;
+    options options_;
+};
+
+} // namespace forma

@@ -1,0 +1,237 @@
+#pragma once
+
+#include <forma/json/json_error.hpp>
+#include <forma/model/usage_details.hpp>
+
+#include <boost/json/conversion.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <boost/json/value_from.hpp>
+#include <boost/json/value_to.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace forma {
+
+/** What every content kind carries besides its own fields.
+
+    Kept so that nothing a provider sends is lost, even where forma has no
+    member for it.
+*/
+struct content_metadata {
+    /// The provider's own JSON for this content, or null.
+    boost::json::value raw_representation;
+    /// Provider fields forma has no member for, by name.
+    boost::json::object additional_properties;
+
+    friend bool operator==(const content_metadata&, const content_metadata&) = default;
+};
+
+/// Primary output: text of the answer. JSON type "text".
+struct text_content : content_metadata {
+    text_content() = default;
+    explicit text_content(std::string text) : text(std::move(text)) {}
+
+    std::string text;
+
+    friend bool operator==(const text_content&, const text_content&) = default;
+};
+
+/// Secondary output: the model's reasoning, never part of `text()`. JSON type "reasoning".
+struct text_reasoning_content : content_metadata {
+    text_reasoning_content() = default;
+    explicit text_reasoning_content(std::string text,
+                                    std::optional<std::string> protected_data = std::nullopt)
+        : text(std::move(text)), protected_data(std::move(protected_data)) {}
+
+    /// Readable reasoning; may be empty when only protected data was sent.
+    std::string text;
+    /// Reasoning the provider keeps opaque (encrypted, signed) and wants back
+    /// verbatim in the next request.
+    std::optional<std::string> protected_data;
+
+    friend bool operator==(const text_reasoning_content&, const text_reasoning_content&) = default;
+};
+
+/// Primary output: bytes with a media type (an image, audio). JSON type "data",
+/// the bytes as standard base64.
+struct data_content : content_metadata {
+    data_content() = default;
+    data_content(std::vector<std::byte> data, std::string media_type, std::string name = {})
+        : data(std::move(data)), media_type(std::move(media_type)), name(std::move(name)) {}
+
+    /// Decodes standard base64 (RFC 4648 section 4, padding optional).
+    /// @throws error if `base64` is not valid base64.
+    static data_content from_base64(std::string_view base64, std::string media_type,
+                                    std::string name = {});
+
+    /// The bytes as standard base64 with padding.
+    std::string base64() const;
+    /// A `data:` URI (RFC 2397), as providers accept for inline images.
+    std::string data_uri() const;
+
+    std::vector<std::byte> data;
+    /// e.g. "image/png"; may be empty when unknown.
+    std::string media_type;
+    /// A file name, when there is one.
+    std::string name;
+
+    friend bool operator==(const data_content&, const data_content&) = default;
+};
+
+/// Primary output: a link to content held elsewhere. JSON type "uri".
+struct uri_content : content_metadata {
+    uri_content() = default;
+    uri_content(std::string uri, std::string media_type)
+        : uri(std::move(uri)), media_type(std::move(media_type)) {}
+
+    std::string uri;
+    std::string media_type;
+
+    friend bool operator==(const uri_content&, const uri_content&) = default;
+};
+
+/// Secondary output: the model asks for a tool call. JSON type "function_call".
+struct function_call_content : content_metadata {
+    function_call_content() = default;
+    function_call_content(std::string call_id, std::string name,
+                          boost::json::object arguments = {})
+        : call_id(std::move(call_id)), name(std::move(name)), arguments(std::move(arguments)) {}
+
+    /// Pairs the call with its function_result_content.
+    std::string call_id;
+    std::string name;
+    boost::json::object arguments;
+
+    friend bool operator==(const function_call_content&, const function_call_content&) = default;
+};
+
+/// Secondary output: what a tool call returned. JSON type "function_result".
+struct function_result_content : content_metadata {
+    function_result_content() = default;
+    function_result_content(std::string call_id, boost::json::value result,
+                            std::optional<std::string> error = std::nullopt)
+        : call_id(std::move(call_id)), result(std::move(result)), error(std::move(error)) {}
+
+    std::string call_id;
+    boost::json::value result;
+    /// Set when the call failed: what went wrong, for the model to read.
+    std::optional<std::string> error;
+
+    friend bool operator==(const function_result_content&,
+                           const function_result_content&) = default;
+};
+
+/// Secondary output: token counts, as streams report them. JSON type "usage".
+/// Merging updates sums these into the response's usage.
+struct usage_content : content_metadata {
+    usage_content() = default;
+    explicit usage_content(usage_details details) : details(std::move(details)) {}
+
+    usage_details details;
+
+    friend bool operator==(const usage_content&, const usage_content&) = default;
+};
+
+/// Secondary output: an error the provider reported inside a response. JSON type "error".
+struct error_content : content_metadata {
+    error_content() = default;
+    explicit error_content(std::string message, std::string code = {}, std::string details = {})
+        : message(std::move(message)), code(std::move(code)), details(std::move(details)) {}
+
+    std::string message;
+    /// The provider's error code, e.g. "rate_limit_exceeded"; may be empty.
+    std::string code;
+    std::string details;
+
+    friend bool operator==(const error_content&, const error_content&) = default;
+};
+
+/** The model declined to answer (OpenAI's `refusal`). JSON type "refusal".
+    Kept apart from text: it is never part of `text()`, and reading a structured
+    answer from it gives a refusal_error.
+*/
+struct refusal_content : content_metadata {
+    refusal_content() = default;
+    explicit refusal_content(std::string refusal) : refusal(std::move(refusal)) {}
+
+    std::string refusal;
+
+    friend bool operator==(const refusal_content&, const refusal_content&) = default;
+};
+
+/** A kind of content forma does not know, kept so that it survives storage
+    and can be handed back to the provider.
+
+    JSON: `{"type": kind, ...json}`. `json` holds the other members; it may not
+    use the three names every content has ("type", "raw_representation",
+    "additional_properties"), and `kind` may not be one forma knows.
+*/
+struct unknown_content : content_metadata {
+    unknown_content() = default;
+    unknown_content(std::string kind, boost::json::object json)
+        : kind(std::move(kind)), json(std::move(json)) {}
+
+    /// The provider's name for the kind, e.g. "image_generation_call".
+    std::string kind;
+    boost::json::object json;
+
+    friend bool operator==(const unknown_content&, const unknown_content&) = default;
+};
+
+/// Every kind of content a message or update holds: one closed set.
+using content = std::variant<text_content, text_reasoning_content, data_content, uri_content,
+                             function_call_content, function_result_content, usage_content,
+                             error_content, refusal_content, unknown_content>;
+
+/// The JSON "type" of `c`: "text", "reasoning", ..., or an unknown kind's own name.
+std::string_view content_type(const content& c) noexcept;
+
+/// The metadata every kind carries.
+inline const content_metadata& metadata_of(const content& c) noexcept {
+    return std::visit([](const auto& k) -> const content_metadata& { return k; }, c);
+}
+inline content_metadata& metadata_of(content& c) noexcept {
+    return std::visit([](auto& k) -> content_metadata& { return k; }, c);
+}
+
+/// Writes `{"type": ..., <fields>, "raw_representation"?, "additional_properties"?}`;
+/// members that are empty or null are left out.
+/// @throws json_error for an unknown_content whose kind or members collide with forma's.
+void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const content& c);
+/// Reads any kind, by its "type"; a type forma does not know gives unknown_content.
+/// @throws json_error naming the offending member if `json` is not a content object.
+content tag_invoke(boost::json::value_to_tag<content>, const boost::json::value& json);
+
+// Each kind on its own, written exactly as inside `content`. Reading one checks its "type".
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const text_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const text_reasoning_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const data_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const uri_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const function_call_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const function_result_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const usage_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const error_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const refusal_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const unknown_content&);
+text_content tag_invoke(boost::json::value_to_tag<text_content>, const boost::json::value&);
+text_reasoning_content tag_invoke(boost::json::value_to_tag<text_reasoning_content>,
+                                  const boost::json::value&);
+data_content tag_invoke(boost::json::value_to_tag<data_content>, const boost::json::value&);
+uri_content tag_invoke(boost::json::value_to_tag<uri_content>, const boost::json::value&);
+function_call_content tag_invoke(boost::json::value_to_tag<function_call_content>,
+                                 const boost::json::value&);
+function_result_content tag_invoke(boost::json::value_to_tag<function_result_content>,
+                                   const boost::json::value&);
+usage_content tag_invoke(boost::json::value_to_tag<usage_content>, const boost::json::value&);
+error_content tag_invoke(boost::json::value_to_tag<error_content>, const boost::json::value&);
+refusal_content tag_invoke(boost::json::value_to_tag<refusal_content>, const boost::json::value&);
+/// Reads any content object as unknown, whatever its "type".
+unknown_content tag_invoke(boost::json::value_to_tag<unknown_content>, const boost::json::value&);
+
+} // namespace forma

@@ -1,0 +1,107 @@
+#include <forma/agent/chat_client_agent.hpp>
+
+#include <forma/model/agent_response_builder.hpp>
+
+namespace forma {
+
+chat_client_agent::chat_client_agent(chat_client& client, chat_client_agent_options options)
+    : client_(client), options_(std::move(options)) {
+    if (options_.id.empty()) options_.id = make_unique_id();
+    if (!options_.instructions.empty())
+        options_.chat_options.instructions =
+            options_.chat_options.instructions.empty()
+                ? options_.instructions
+                : options_.instructions + "\n\n" + options_.chat_options.instructions;
+}
+
+forma::chat_options chat_client_agent::effective_chat_options(const agent_run_options& run) const {
+    forma::chat_options out =
+        run.chat_options ? merge(options_.chat_options, *run.chat_options) : options_.chat_options;
+    if (!out.response_format) out.response_format = options_.response_format;
+    if (run.response_format) out.response_format = run.response_format; // run<T> and callers win
+    if (run.continuation_token) out.continuation_token = run.continuation_token;
+    out.allow_background_responses = out.allow_background_responses || run.allow_background_responses;
+    return out;
+}
+
+void chat_client_agent::claim(agent_response<>& response) const {
+    for (auto& message : response.messages)
+        if (message.author_name.empty() && message.role == chat_role::assistant())
+            message.author_name = options_.name;
+    response.agent_id = options_.id;
+}
+
+void chat_client_agent::claim(agent_response_update& update) const {
+    if (update.author_name.empty() && (!update.role || *update.role == chat_role::assistant()))
+        update.author_name = options_.name;
+    update.agent_id = options_.id;
+}
+
+namespace {
+
+// The history sent to the model: the session's conversation, then the new messages.
+std::vector<chat_message> conversation(const agent_session& session,
+                                       const std::vector<chat_message>& messages) {
+    std::vector<chat_message> all;
+    all.reserve(session.history.size() + messages.size());
+    all.insert(all.end(), session.history.begin(), session.history.end());
+    all.insert(all.end(), messages.begin(), messages.end());
+    return all;
+}
+
+void remember(agent_session& session, std::vector<chat_message>&& messages,
+              const std::vector<chat_message>& answer) {
+    for (auto& m : messages) session.history.push_back(std::move(m));
+    session.history.insert(session.history.end(), answer.begin(), answer.end());
+}
+
+} // namespace
+
+boost::asio::awaitable<agent_response<>>
+chat_client_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
+                            agent_run_options options) {
+    agent_response<> response =
+        co_await client_.get_response(conversation(*session, messages), effective_chat_options(options));
+    claim(response);
+    remember(*session, std::move(messages), response.messages);
+    co_return response;
+}
+
+/// Passes the client's updates on, claimed, and stores the conversation at the end.
+class chat_client_agent::streaming_run final : public update_source {
+public:
+    streaming_run(const chat_client_agent& agent, update_stream inner, std::vector<chat_message> messages,
+                  std::shared_ptr<agent_session> session)
+        : agent_(agent), inner_(std::move(inner)), messages_(std::move(messages)),
+          session_(std::move(session)) {}
+
+    boost::asio::awaitable<std::optional<agent_response_update>> next() override {
+        auto update = co_await inner_.next();
+        if (!update) {
+            remember(*session_, std::move(messages_), merged_.take().messages);
+            co_return std::nullopt;
+        }
+        agent_.claim(*update);
+        merged_.add(*update);
+        co_return update;
+    }
+
+private:
+    const chat_client_agent& agent_;
+    update_stream inner_;
+    std::vector<chat_message> messages_;
+    std::shared_ptr<agent_session> session_;
+    agent_response_builder merged_;
+};
+
+update_stream chat_client_agent::run_streaming_core(std::vector<chat_message> messages,
+                                                    std::shared_ptr<agent_session> session,
+                                                    agent_run_options options) {
+    update_stream inner =
+        client_.get_streaming_response(conversation(*session, messages), effective_chat_options(options));
+    return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(inner),
+                                                                         std::move(messages),
+                                                                         std::move(session)));
+}
+
+} // namespace forma

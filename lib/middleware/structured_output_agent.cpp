@@ -1,0 +1,114 @@
+#include <forma/middleware/structured_output_agent.hpp>
+
+#include <forma/model/agent_response_builder.hpp>
+
+namespace forma {
+namespace {
+
+bool wants_json(const std::optional<response_format>& format) {
+    return format && format->kind() != response_format_kind::text;
+}
+
+chat_options conversion_options(const structured_output_agent::options& options,
+                                const response_format& requested) {
+    chat_options out = options.chat_options;
+    out.instructions = options.instructions;
+    out.response_format = requested;
+    return out;
+}
+
+std::vector<chat_message> conversion_request(const std::string& inner_text) {
+    std::vector<chat_message> request;
+    request.emplace_back(chat_role::user(), inner_text);
+    return request;
+}
+
+} // namespace
+
+structured_output_agent::structured_output_agent(std::shared_ptr<agent> inner, chat_client& client)
+    : structured_output_agent(std::move(inner), client, options{}) {}
+
+structured_output_agent::structured_output_agent(std::shared_ptr<agent> inner, chat_client& client,
+                                                 options opts)
+    : delegating_agent(std::move(inner)), client_(client), options_(std::move(opts)) {}
+
+boost::asio::awaitable<agent_response<>>
+structured_output_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
+                                  agent_run_options options) {
+    auto requested = options.response_format ? options.response_format : options_.response_format;
+    if (!wants_json(requested))
+        co_return co_await inner()->run(std::move(messages), std::move(session), std::move(options));
+
+    options.response_format.reset(); // the inner agent answers in its own way
+    agent_response<> original = co_await inner()->run(std::move(messages), std::move(session), std::move(options));
+    agent_response<> converted =
+        co_await client_.get_response(conversion_request(original.text()), conversion_options(options_, *requested));
+
+    for (auto& message : converted.messages)
+        if (message.author_name.empty()) message.author_name = std::string(name());
+    converted.agent_id = original.agent_id;
+    if (original.usage) {
+        usage_details total = *original.usage;
+        if (converted.usage) total += *converted.usage;
+        converted.usage = total;
+    }
+    converted.set_original_response(std::move(original));
+    co_return converted;
+}
+
+namespace {
+
+/// The inner run's updates first, then the conversion's, as a message of its own.
+class structured_streaming_run final : public update_source {
+public:
+    structured_streaming_run(update_stream inner, chat_client& client, chat_options conversion, std::string author)
+        : inner_(std::move(inner)), client_(client), conversion_(std::move(conversion)),
+          author_(std::move(author)) {}
+
+    boost::asio::awaitable<std::optional<agent_response_update>> next() override {
+        if (!converting_) {
+            if (auto update = co_await inner_.next()) {
+                original_.add(*update);
+                co_return update;
+            }
+            converting_ = true;
+            converted_.emplace(client_.get_streaming_response(conversion_request(original_.response().text()),
+                                                              std::move(conversion_)));
+        }
+        auto update = co_await converted_->next();
+        if (update) {
+            if (update->message_id.empty()) update->message_id = message_id_;
+            if (update->author_name.empty()) update->author_name = author_;
+        }
+        co_return update;
+    }
+
+private:
+    update_stream inner_;
+    chat_client& client_;
+    chat_options conversion_;
+    std::string author_;
+    agent_response_builder original_;
+    bool converting_ = false;
+    std::optional<update_stream> converted_;
+    std::string message_id_ = make_unique_id(); // keeps the converted answer apart when merged
+};
+
+} // namespace
+
+update_stream structured_output_agent::run_streaming_core(std::vector<chat_message> messages,
+                                                          std::shared_ptr<agent_session> session,
+                                                          agent_run_options options) {
+    auto requested = options.response_format ? options.response_format : options_.response_format;
+    if (!wants_json(requested))
+        return inner()->run_streaming(std::move(messages), std::move(session), std::move(options));
+    options.response_format.reset();
+    update_stream inner_stream =
+        inner()->run_streaming(std::move(messages), std::move(session), std::move(options));
+    return update_stream(get_executor(),
+                         std::make_unique<structured_streaming_run>(std::move(inner_stream), client_,
+                                                                    conversion_options(options_, *requested),
+                                                                    std::string(name())));
+}
+
+} // namespace forma

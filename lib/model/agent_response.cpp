@@ -1,0 +1,109 @@
+#include <forma/model/agent_response.hpp>
+
+#include "json_support.hpp"
+
+namespace forma {
+
+using namespace model_detail;
+
+std::string agent_response<void>::text() const {
+    std::string out;
+    for (const chat_message& message : messages) {
+        const std::size_t mark = out.size();
+        if (!out.empty()) out += '\n';
+        const std::size_t text_start = out.size();
+        for (const content& c : message.contents)
+            if (const auto* t = std::get_if<text_content>(&c)) out += t->text;
+        if (out.size() == text_start) out.resize(mark); // no text: no separator either
+    }
+    return out;
+}
+
+std::vector<agent_response_update> agent_response<void>::to_updates() const {
+    std::vector<agent_response_update> updates;
+    updates.reserve(messages.size() + 2);
+
+    // Merging takes the response's time from the first update that has one: when
+    // that would be a message's and differ, lead with an update that carries it.
+    if (is_known_time(created_at)) {
+        const chat_message* first_timed = nullptr;
+        for (const chat_message& m : messages)
+            if (is_known_time(m.created_at)) {
+                first_timed = &m;
+                break;
+            }
+        if (!first_timed || first_timed->created_at != created_at) {
+            agent_response_update& header = updates.emplace_back();
+            header.response_id = response_id;
+            header.agent_id = agent_id;
+            header.created_at = created_at;
+        }
+    }
+
+    for (const chat_message& message : messages) {
+        agent_response_update& update = updates.emplace_back(message.role, message.contents);
+        update.author_name = message.author_name;
+        update.message_id = message.message_id;
+        update.created_at = message.created_at;
+        update.response_id = response_id;
+        update.agent_id = agent_id;
+    }
+
+    const bool ids_untold = updates.empty() && (!response_id.empty() || !agent_id.empty());
+    if (finish_reason || usage || continuation_token || !raw_representation.is_null() ||
+        !additional_properties.empty() || ids_untold) {
+        agent_response_update& trailer = updates.emplace_back();
+        trailer.response_id = response_id;
+        trailer.agent_id = agent_id;
+        trailer.finish_reason = finish_reason;
+        trailer.continuation_token = continuation_token;
+        if (usage) trailer.contents.emplace_back(usage_content(*usage));
+        trailer.raw_representation = raw_representation;
+        trailer.additional_properties = additional_properties;
+    }
+    return updates;
+}
+
+bool operator==(const agent_response<void>& a, const agent_response<void>& b) {
+    const auto* ao = a.original_response();
+    const auto* bo = b.original_response();
+    return a.messages == b.messages && a.response_id == b.response_id && a.agent_id == b.agent_id &&
+           a.created_at == b.created_at && a.finish_reason == b.finish_reason && a.usage == b.usage &&
+           a.continuation_token == b.continuation_token && a.raw_representation == b.raw_representation &&
+           a.additional_properties == b.additional_properties && (ao && bo ? *ao == *bo : ao == bo);
+}
+
+void tag_invoke(boost::json::value_from_tag, boost::json::value& json,
+                const agent_response<void>& response) {
+    boost::json::object& o = json.emplace_object();
+    o["messages"] = write_array(response.messages);
+    write_if_not_empty(o, "response_id", response.response_id);
+    write_if_not_empty(o, "agent_id", response.agent_id);
+    write_time(o, "created_at", response.created_at);
+    if (response.finish_reason) o["finish_reason"] = boost::json::value_from(*response.finish_reason);
+    if (response.usage) o["usage"] = boost::json::value_from(*response.usage);
+    if (response.continuation_token)
+        o["continuation_token"] = boost::json::value_from(*response.continuation_token);
+    write_metadata(o, response.raw_representation, response.additional_properties);
+    if (const auto* original = response.original_response())
+        o["original_response"] = boost::json::value_from(*original);
+}
+
+agent_response<void> tag_invoke(boost::json::value_to_tag<agent_response<void>>,
+                                const boost::json::value& json) {
+    const boost::json::object& o = expect_object(json, "agent response");
+    agent_response<void> response(read_array<chat_message>(o, "messages"));
+    response.response_id = read_string(o, "response_id");
+    response.agent_id = read_string(o, "agent_id");
+    response.created_at = read_time(o, "created_at");
+    response.finish_reason = read_optional<finish_reason>(o, "finish_reason");
+    response.usage = read_optional<usage_details>(o, "usage");
+    response.continuation_token = read_optional<continuation_token>(o, "continuation_token");
+    response.raw_representation = read_value(o, "raw_representation");
+    response.additional_properties = read_object(o, "additional_properties");
+    if (auto original = read_optional<agent_response<void>>(o, "original_response"))
+        response.set_original_response(std::move(*original));
+    return response;
+}
+
+} // namespace forma

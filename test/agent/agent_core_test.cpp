@@ -1,0 +1,232 @@
+#include <forma/agent/chat_client_agent.hpp>
+#include <forma/middleware/agent_builder.hpp>
+#include <forma/middleware/delegating_agent.hpp>
+#include <forma/middleware/structured_output_agent.hpp>
+#include <forma/model/agent_response_builder.hpp>
+
+#include "agent_test_support.hpp"
+
+#include <boost/json/value_from.hpp>
+#include <boost/json/value_to.hpp>
+#include <gtest/gtest.h>
+
+#include <future>
+
+using namespace agent_test;
+using forma::chat_client_agent;
+using forma::chat_role;
+using forma::testing::scripted_chat_client;
+
+namespace {
+
+/// A decorator that counts runs and tags the options, to see it in the chain.
+class counting_agent : public forma::delegating_agent {
+public:
+    counting_agent(std::shared_ptr<forma::agent> inner, std::string tag, std::vector<std::string>& order)
+        : delegating_agent(std::move(inner)), tag_(std::move(tag)), order_(order) {}
+    int runs = 0;
+
+protected:
+    boost::asio::awaitable<forma::agent_response<>> run_core(std::vector<forma::chat_message> messages,
+                                                             std::shared_ptr<forma::agent_session> session,
+                                                             forma::agent_run_options options) override {
+        ++runs;
+        order_.push_back(tag_);
+        co_return co_await delegating_agent::run_core(std::move(messages), std::move(session), std::move(options));
+    }
+
+private:
+    std::string tag_;
+    std::vector<std::string>& order_;
+};
+
+class agent_core : public ::testing::Test {
+protected:
+    boost::asio::io_context io;
+    scripted_chat_client client{io.get_executor()};
+};
+
+} // namespace
+
+TEST_F(agent_core, chat_client_agent_sends_instructions_and_names_itself) {
+    chat_client_agent agent(client, {.name = "assistant", .instructions = "Be brief."});
+    client.add_text_response("Hello!");
+    auto response = run_to_completion(io, agent.run("Hi"));
+    EXPECT_EQ(response.text(), "Hello!");
+    EXPECT_EQ(response.agent_id, agent.id());
+    EXPECT_EQ(agent.id().size(), 32u);
+    EXPECT_EQ(response.messages.at(0).author_name, "assistant");
+    const auto& request = client.requests().at(0);
+    EXPECT_EQ(request.options.instructions, "Be brief.");
+    ASSERT_EQ(request.messages.size(), 1u);
+    EXPECT_EQ(request.messages[0].role, chat_role::user());
+    EXPECT_EQ(request.messages[0].text(), "Hi");
+}
+
+TEST_F(agent_core, run_options_override_agent_options_and_join_instructions_agent_first) {
+    forma::chat_options defaults;
+    defaults.model = "small";
+    defaults.temperature = 0.1;
+    chat_client_agent agent(client, {.name = "a", .instructions = "Agent rules.", .chat_options = defaults});
+    forma::chat_options per_run;
+    per_run.temperature = 0.9;
+    per_run.instructions = "Run rules.";
+    client.add_text_response("ok");
+    (void)run_to_completion(io, agent.run("x", nullptr, {.chat_options = per_run}));
+    const auto& sent = client.requests().at(0).options;
+    EXPECT_EQ(sent.model, "small");
+    EXPECT_EQ(sent.temperature, 0.9);
+    EXPECT_EQ(sent.instructions, "Agent rules.\n\nRun rules.");
+}
+
+TEST_F(agent_core, a_format_set_at_creation_reaches_the_client_and_a_run_format_overrides_it) {
+    const auto at_creation = forma::response_format::json();
+    chat_client_agent agent(client, {.name = "a", .response_format = at_creation});
+    client.add_text_response("{}");
+    client.add_text_response("plain");
+    (void)run_to_completion(io, agent.run("x"));
+    (void)run_to_completion(io, agent.run("y", nullptr, {.response_format = forma::response_format::text()}));
+    EXPECT_EQ(client.requests().at(0).options.response_format, at_creation);
+    EXPECT_EQ(client.requests().at(1).options.response_format, forma::response_format::text());
+}
+
+TEST_F(agent_core, the_session_keeps_the_conversation_and_survives_json) {
+    chat_client_agent agent(client, {.name = "a"});
+    auto session = agent.create_session();
+    client.add_text_response("first answer");
+    (void)run_to_completion(io, agent.run("first question", session));
+    ASSERT_EQ(session->history.size(), 2u);
+
+    // Store the session as JSON, as a server would between requests, and restore it.
+    const auto stored = boost::json::value_from(*session);
+    auto restored = std::make_shared<forma::agent_session>(boost::json::value_to<forma::agent_session>(stored));
+    EXPECT_EQ(*restored, *session);
+
+    client.add_text_response("second answer");
+    (void)run_to_completion(io, agent.run("second question", restored));
+    const auto& sent = client.requests().at(1).messages;
+    ASSERT_EQ(sent.size(), 3u);
+    EXPECT_EQ(sent[0].text(), "first question");
+    EXPECT_EQ(sent[1].text(), "first answer");
+    EXPECT_EQ(sent[1].author_name, "a");
+    EXPECT_EQ(sent[2].text(), "second question");
+    EXPECT_EQ(restored->history.size(), 4u);
+}
+
+TEST_F(agent_core, a_run_without_a_session_starts_fresh_each_time) {
+    chat_client_agent agent(client, {.name = "a"});
+    client.add_text_response("1");
+    client.add_text_response("2");
+    (void)run_to_completion(io, agent.run("x"));
+    (void)run_to_completion(io, agent.run("y"));
+    EXPECT_EQ(client.requests().at(1).messages.size(), 1u);
+}
+
+TEST_F(agent_core, run_typed_works_through_two_stacked_decorators_first_use_outermost) {
+    chat_client_agent inner(client, {.name = "inner"});
+    std::vector<std::string> order;
+    std::shared_ptr<counting_agent> outer, middle;
+    auto agent = forma::agent_builder(inner)
+                     .use([&](auto a) { return outer = std::make_shared<counting_agent>(a, "outer", order); })
+                     .use([&](auto a) { return middle = std::make_shared<counting_agent>(a, "middle", order); })
+                     .build();
+    client.add_text_response(R"({"name":"Ann","age":30,"occupation":"pilot"})");
+    auto response = run_to_completion(io, agent->run<person>("Ann, 30, pilot"));
+    EXPECT_EQ(response.result(), (person{"Ann", 30, "pilot"}));
+    EXPECT_EQ(order, (std::vector<std::string>{"outer", "middle"}));
+    EXPECT_EQ(agent, outer);
+    EXPECT_EQ(client.requests().at(0).options.response_format->name(), "person");
+    EXPECT_EQ(agent->name(), "inner") << "decorators present the inner agent";
+}
+
+TEST_F(agent_core, structured_output_agent_converts_the_inner_answer_and_keeps_it) {
+    scripted_chat_client converter(io.get_executor());
+    chat_client_agent inner(client, {.name = "talker"});
+    auto agent = forma::agent_builder(inner).use_structured_output(converter).build();
+    client.add_text_response("Ann is a pilot, thirty years old.");
+    converter.add_text_response(R"({"name":"Ann","age":30,"occupation":"pilot"})");
+    auto response = run_to_completion(io, agent->run<person>("Tell me about Ann."));
+
+    EXPECT_EQ(response.result(), (person{"Ann", 30, "pilot"}));
+    ASSERT_NE(response.original_response(), nullptr);
+    EXPECT_EQ(response.original_response()->text(), "Ann is a pilot, thirty years old.");
+    EXPECT_FALSE(client.requests().at(0).options.response_format) << "the inner agent answers freely";
+    const auto& conversion = converter.requests().at(0);
+    EXPECT_EQ(conversion.options.response_format->name(), "person");
+    EXPECT_EQ(conversion.options.instructions, forma::structured_output_agent::default_instructions);
+    EXPECT_EQ(conversion.messages.at(0).text(), "Ann is a pilot, thirty years old.");
+}
+
+TEST_F(agent_core, structured_output_agent_passes_text_runs_through) {
+    scripted_chat_client converter(io.get_executor());
+    chat_client_agent inner(client, {.name = "talker"});
+    forma::structured_output_agent agent(std::shared_ptr<forma::agent>(&inner, [](auto*) {}), converter);
+    client.add_text_response("just text");
+    EXPECT_EQ(run_to_completion(io, agent.run("x")).text(), "just text");
+    EXPECT_TRUE(converter.requests().empty());
+}
+
+TEST_F(agent_core, streaming_yields_claimed_updates_and_stores_the_merged_answer) {
+    chat_client_agent agent(client, {.name = "streamer"});
+    client.add_updates({text_update("Hel", "m1"), text_update("lo", "m1")});
+    auto session = agent.create_session();
+    auto updates = run_to_completion(io, drain(agent.run_streaming("hi", session)));
+    ASSERT_EQ(updates.size(), 2u);
+    EXPECT_EQ(updates[0].author_name, "streamer");
+    EXPECT_EQ(updates[1].agent_id, agent.id());
+    EXPECT_EQ(forma::to_agent_response(updates).text(), "Hello");
+    ASSERT_EQ(session->history.size(), 2u);
+    EXPECT_EQ(session->history[1].text(), "Hello");
+    EXPECT_TRUE(client.requests().at(0).streaming);
+}
+
+TEST_F(agent_core, leaving_a_stream_early_cancels_its_producer) {
+    chat_client_agent agent(client, {.name = "a"});
+    std::vector<forma::agent_response_update> many;
+    for (int i = 0; i < 1000; ++i) many.push_back(text_update("x"));
+    client.add_updates(std::move(many));
+    const auto first_two = [&]() -> boost::asio::awaitable<int> {
+        auto stream = agent.run_streaming("go");
+        int seen = 0;
+        while (auto u = co_await stream.next())
+            if (++seen == 2) break; // the stream is destroyed here
+        co_return seen;
+    };
+    EXPECT_EQ(run_to_completion(io, first_two()), 2);
+    EXPECT_EQ(client.live_streams(), 0);
+    EXPECT_EQ(client.updates_yielded(), 2u) << "nothing is produced after the consumer leaves";
+}
+
+TEST_F(agent_core, a_stream_error_reaches_the_consumer_after_the_updates_before_it) {
+    chat_client_agent agent(client, {.name = "a"});
+    client.add_updates({text_update("partial")}, std::make_exception_ptr(forma::error("connection lost")));
+    std::vector<std::string> seen;
+    const auto consume = [&]() -> boost::asio::awaitable<void> {
+        auto stream = agent.run_streaming("go");
+        while (auto u = co_await stream.next()) seen.push_back(u->text());
+    };
+    EXPECT_THROW(run_to_completion(io, consume()), forma::error);
+    EXPECT_EQ(seen, (std::vector<std::string>{"partial"}));
+}
+
+TEST_F(agent_core, async_forms_take_callbacks_and_futures) {
+    chat_client_agent agent(client, {.name = "a"});
+    client.add_text_response(R"({"name":"Cy","age":5})");
+    client.add_text_response("plain");
+    std::optional<person> from_callback;
+    agent.async_run<person>("x", [&](std::exception_ptr e, forma::agent_response<person> r) {
+        ASSERT_FALSE(e);
+        from_callback = r.result();
+    });
+    std::future<forma::agent_response<>> future = agent.async_run("y", boost::asio::use_future);
+    io.run();
+    ASSERT_TRUE(from_callback);
+    EXPECT_EQ(from_callback->name, "Cy");
+    EXPECT_EQ(future.get().text(), "plain");
+}
+
+TEST_F(agent_core, a_client_error_propagates_from_run) {
+    chat_client_agent agent(client, {.name = "a"});
+    client.add_error(std::make_exception_ptr(forma::error("rate limited")));
+    EXPECT_THROW(run_to_completion(io, agent.run("x")), forma::error);
+}
