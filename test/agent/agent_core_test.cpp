@@ -230,3 +230,37 @@ TEST_F(agent_core, a_client_error_propagates_from_run) {
     client.add_error(std::make_exception_ptr(forma::error("rate limited")));
     EXPECT_THROW(run_to_completion(io, agent.run("x")), forma::error);
 }
+
+TEST_F(agent_core, a_stream_is_read_with_completion_handlers_too) {
+    chat_client_agent agent(client, {.name = "a"});
+    client.add_updates({text_update("a"), text_update("b")});
+    auto stream = agent.run_streaming("go");
+    std::string seen;
+    std::function<void(std::exception_ptr, std::optional<forma::agent_response_update>)> on_update =
+        [&](std::exception_ptr e, std::optional<forma::agent_response_update> u) {
+            ASSERT_FALSE(e);
+            if (!u) return;
+            seen += u->text();
+            stream.async_next(on_update);
+        };
+    stream.async_next(on_update);
+    io.run();
+    EXPECT_EQ(seen, "ab");
+    EXPECT_EQ(client.live_streams(), 0) << "the source is released at the end of the stream";
+}
+
+TEST_F(agent_core, structured_output_agent_streams_the_inner_answer_then_the_conversion) {
+    scripted_chat_client converter(io.get_executor());
+    chat_client_agent inner(client, {.name = "talker"});
+    auto agent = forma::agent_builder(inner).use_structured_output(converter).build();
+    client.add_updates({text_update("Ann is ", "m1"), text_update("30.", "m1")});
+    converter.add_updates({text_update(R"({"name":"Ann",)"), text_update(R"("age":30,"occupation":null})")});
+    auto updates = run_to_completion(
+        io, drain(agent->run_streaming("Ann?", nullptr, {.response_format = forma::structured_format<person>()})));
+    ASSERT_EQ(updates.size(), 4u);
+    EXPECT_EQ(converter.requests().at(0).messages.at(0).text(), "Ann is 30.");
+    const auto merged = forma::to_agent_response(updates);
+    ASSERT_EQ(merged.messages.size(), 2u) << "the conversion is a message of its own";
+    EXPECT_EQ(merged.messages[0].text(), "Ann is 30.");
+    EXPECT_EQ(merged.deserialize<person>(), (person{"Ann", 30, std::nullopt}));
+}

@@ -27,7 +27,8 @@ TEST(model_chat_message, text_joins_text_contents_with_no_separator_and_skips_th
                           function_result_content("c1", 42), text_content(" is 42."),
                           usage_content({.input_token_count = 3}), error_content("oops"),
                           data_content({std::byte{1}}, "image/png"),
-                          uri_content("https://x", "image/png"), unknown_content("k", {})});
+                          uri_content("https://x", "image/png"), refusal_content("no"),
+                          unknown_content("k", {})});
     EXPECT_EQ(m.text(), "The answer is 42.");
 }
 

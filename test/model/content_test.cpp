@@ -72,6 +72,7 @@ TEST(model_content, content_type_names_each_kind) {
     EXPECT_EQ(content_type(function_result_content("c1", 3)), "function_result");
     EXPECT_EQ(content_type(usage_content()), "usage");
     EXPECT_EQ(content_type(error_content("boom")), "error");
+    EXPECT_EQ(content_type(refusal_content("no")), "refusal");
     EXPECT_EQ(content_type(unknown_content("image_generation_call", {})), "image_generation_call");
 }
 
@@ -125,6 +126,11 @@ TEST(model_content_json, error) {
     EXPECT_EQ(json_text(content(error_content("Rate limited", "rate_limit_exceeded", "retry in 2s"))),
               R"({"type":"error","message":"Rate limited","code":"rate_limit_exceeded",)"
               R"("details":"retry in 2s"})");
+}
+
+TEST(model_content_json, refusal) {
+    EXPECT_EQ(json_text(content(refusal_content("I can't help with that."))),
+              R"({"type":"refusal","refusal":"I can't help with that."})");
 }
 
 TEST(model_content_json, unknown_kinds_keep_their_own_type_and_members) {

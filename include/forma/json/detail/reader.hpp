@@ -111,9 +111,13 @@ public:
         // One compare rejects every byte above ' ' (the usual case); a bit test does the rest.
         constexpr std::uint64_t whitespace =
             (1ull << ' ') | (1ull << '\n') | (1ull << '\r') | (1ull << '\t');
-        while (p != end && static_cast<unsigned char>(*p) <= ' ' &&
-               ((whitespace >> static_cast<unsigned char>(*p)) & 1u))
-            ++p;
+        // A local cursor: char reads may alias the member p, so stepping p itself would
+        // store it on every byte.
+        const char* q = p;
+        while (q != end && static_cast<unsigned char>(*q) <= ' ' &&
+               ((whitespace >> static_cast<unsigned char>(*q)) & 1u))
+            ++q;
+        p = q;
     }
 
     bool enter() {
@@ -200,30 +204,33 @@ public:
     /// Reads a JSON number's text, checking its grammar. Sets `integral` when it has
     /// neither fraction nor exponent.
     bool scan_number(std::string_view& text, bool& integral) {
-        const char* start = p;
-        if (p != end && *p == '-') ++p;
-        if (p == end || static_cast<unsigned>(*p - '0') > 9) return fail_number(start);
-        if (*p == '0') {
-            ++p;
-            if (p != end && static_cast<unsigned>(*p - '0') <= 9) return fail_leading_zero(start);
+        const char* const start = p;
+        const char* q = p; // a local cursor, as in skip_whitespace
+        auto digit = [](char c) { return static_cast<unsigned>(c - '0') <= 9; };
+        if (q != end && *q == '-') ++q;
+        if (q == end || !digit(*q)) return fail_number(start);
+        if (*q == '0') {
+            ++q;
+            if (q != end && digit(*q)) return fail_leading_zero(start);
         } else {
-            while (p != end && static_cast<unsigned>(*p - '0') <= 9) ++p;
+            while (q != end && digit(*q)) ++q;
         }
         integral = true;
-        if (p != end && *p == '.') {
+        if (q != end && *q == '.') {
             integral = false;
-            ++p;
-            if (p == end || static_cast<unsigned>(*p - '0') > 9) return fail_number(start);
-            while (p != end && static_cast<unsigned>(*p - '0') <= 9) ++p;
+            ++q;
+            if (q == end || !digit(*q)) return fail_number(start);
+            while (q != end && digit(*q)) ++q;
         }
-        if (p != end && (*p == 'e' || *p == 'E')) {
+        if (q != end && (*q == 'e' || *q == 'E')) {
             integral = false;
-            ++p;
-            if (p != end && (*p == '+' || *p == '-')) ++p;
-            if (p == end || static_cast<unsigned>(*p - '0') > 9) return fail_number(start);
-            while (p != end && static_cast<unsigned>(*p - '0') <= 9) ++p;
+            ++q;
+            if (q != end && (*q == '+' || *q == '-')) ++q;
+            if (q == end || !digit(*q)) return fail_number(start);
+            while (q != end && digit(*q)) ++q;
         }
-        text = std::string_view(start, static_cast<std::size_t>(p - start));
+        p = q;
+        text = std::string_view(start, static_cast<std::size_t>(q - start));
         return true;
     }
 

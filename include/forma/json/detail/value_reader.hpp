@@ -330,7 +330,7 @@ bool read_sequence(reader& r, S& out) {
         } else {
             if (!read_value(r, out.emplace_back())) return r.push_index(i);
         }
-        bool more;
+        bool more = false;
         if (!read_separator(r, ']', more, "expected ',' or ']' after an array element")) return false;
         if (!more) return true;
     }
@@ -347,7 +347,7 @@ bool read_array(reader& r, A& out) {
         for (;; ++i) {
             if (i == n) return r.fail("expected exactly " + std::to_string(n) + " items, got more");
             if (!read_value(r, out[i])) return r.push_index(i);
-            bool more;
+            bool more = false;
             if (!read_separator(r, ']', more, "expected ',' or ']' after an array element"))
                 return false;
             if (!more) break;
@@ -406,7 +406,7 @@ bool read_map_pairs(reader& r, M& out) {
         if (!has_value) return r.fail("missing required member \"value\""), r.push_index(i);
         auto [it, inserted] = out.try_emplace(std::move(*key), std::move(value));
         if (!inserted) return r.fail("duplicate key " + quoted_excerpt(it->first)), r.push_index(i);
-        bool more;
+        bool more = false;
         if (!read_separator(r, ']', more, "expected ',' or ']' after an array element")) return false;
         if (!more) return true;
     }
@@ -429,7 +429,7 @@ bool read_map(reader& r, M& out) {
         auto [it, inserted] = out.try_emplace(std::move(key));
         if (!inserted) return r.fail_duplicate(it->first);
         if (!read_value(r, it->second)) return r.push_key(it->first);
-        bool more;
+        bool more = false;
         if (!read_separator(r, '}', more, "expected ',' or '}' after a member value")) return false;
         if (!more) return true;
     }
