@@ -1,6 +1,7 @@
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>
 #include <forma/json/schema_error.hpp>
+#include "../detail/decimal_digits.hpp"
 
 #include <boost/regex.hpp>
 
@@ -12,6 +13,10 @@
 #include <unordered_map>
 
 namespace forma::json_detail {
+
+using lib_detail::digits;
+using lib_detail::number_at;
+
 namespace {
 
 std::string format_number(double v) {
@@ -20,18 +25,6 @@ std::string format_number(double v) {
     return std::string(buf.data(), r.ptr);
 }
 
-bool digits(std::string_view s, std::size_t pos, std::size_t n) {
-    if (pos + n > s.size()) return false;
-    for (std::size_t i = pos; i < pos + n; ++i)
-        if (s[i] < '0' || s[i] > '9') return false;
-    return true;
-}
-
-int number_at(std::string_view s, std::size_t pos, std::size_t n) {
-    int v = 0;
-    for (std::size_t i = pos; i < pos + n; ++i) v = v * 10 + (s[i] - '0');
-    return v;
-}
 
 bool is_date(std::string_view s) {
     if (s.size() != 10 || !digits(s, 0, 4) || s[4] != '-' || !digits(s, 5, 2) || s[7] != '-' ||

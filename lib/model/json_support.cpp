@@ -1,4 +1,5 @@
 #include "json_support.hpp"
+#include "../detail/decimal_digits.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -6,22 +7,14 @@
 #include <cstdio>
 
 namespace forma::model_detail {
+
+using lib_detail::digits;
+using lib_detail::number_at;
+
 namespace {
 
 char fold(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
-bool digits(std::string_view s, std::size_t pos, std::size_t n) {
-    if (pos + n > s.size()) return false;
-    for (std::size_t i = pos; i < pos + n; ++i)
-        if (s[i] < '0' || s[i] > '9') return false;
-    return true;
-}
-
-int number_at(std::string_view s, std::size_t pos, std::size_t n) {
-    int v = 0;
-    for (std::size_t i = pos; i < pos + n; ++i) v = v * 10 + (s[i] - '0');
-    return v;
-}
 
 } // namespace
 
