@@ -1,6 +1,8 @@
 #pragma once
 
 /// Everything forma offers, for users who prefer one include.
+#include <forma/agent.hpp>
 #include <forma/error.hpp>
 #include <forma/json.hpp>
+#include <forma/middleware.hpp>
 #include <forma/model.hpp>

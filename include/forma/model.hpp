@@ -10,5 +10,8 @@
 #include <forma/model/content.hpp>
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/finish_reason.hpp>
+#include <forma/model/output_truncated_error.hpp>
+#include <forma/model/refusal_error.hpp>
 #include <forma/model/response_format.hpp>
+#include <forma/model/typed_agent_response.hpp>
 #include <forma/model/usage_details.hpp>

@@ -1,0 +1,12 @@
+#pragma once
+
+/// Agents: the chat client interface, the agent base with run / run_streaming / run<T>,
+/// options, sessions, update streams, and the agent over a chat client.
+#include <forma/agent/agent.hpp>
+#include <forma/agent/agent_run_options.hpp>
+#include <forma/agent/agent_session.hpp>
+#include <forma/agent/chat_client.hpp>
+#include <forma/agent/chat_client_agent.hpp>
+#include <forma/agent/chat_options.hpp>
+#include <forma/agent/structured_format.hpp>
+#include <forma/agent/update_stream.hpp>
