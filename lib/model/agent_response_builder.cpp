@@ -13,7 +13,8 @@ bool conflicts(const std::string& update_value, const std::string& message_value
 }
 
 // Appends `incoming` to the message, merging it into the last content when both
-// are text, or both reasoning and the last has no protected data yet.
+// are text, both refusals (streamed in pieces too), or both reasoning and the last
+// has no protected data yet.
 template <class Content>
 void append_content(std::vector<content>& contents, Content&& incoming) {
     if (!contents.empty()) {
@@ -22,6 +23,12 @@ void append_content(std::vector<content>& contents, Content&& incoming) {
             if (const auto* more = std::get_if<text_content>(&incoming)) {
                 text->text += more->text;
                 text->raw_representation = nullptr; // it described only the first piece
+                return;
+            }
+        } else if (auto* refusal = std::get_if<refusal_content>(&last)) {
+            if (const auto* more = std::get_if<refusal_content>(&incoming)) {
+                refusal->refusal += more->refusal;
+                refusal->raw_representation = nullptr;
                 return;
             }
         } else if (auto* reasoning = std::get_if<text_reasoning_content>(&last)) {

@@ -143,6 +143,14 @@ TEST(model_merge, text_never_coalesces_across_other_kinds) {
     EXPECT_EQ(r.messages.at(0).contents, expected);
 }
 
+TEST(model_merge, a_refusal_streamed_in_pieces_becomes_one_refusal) {
+    const auto r = to_agent_response(std::vector{update_of({refusal_content("I'm sorry, ")}),
+                                                 update_of({refusal_content("I can't.")}), text_update("x")});
+    ASSERT_EQ(r.messages.size(), 1u);
+    EXPECT_EQ(r.messages[0].contents,
+              (std::vector<content>{refusal_content("I'm sorry, I can't."), text_content("x")}));
+}
+
 TEST(model_merge, contents_within_one_update_follow_the_same_rules) {
     const auto r = to_agent_response(std::vector{update_of(
         {text_content("a"), text_content("b"), text_reasoning_content("r"), text_content("c")})});

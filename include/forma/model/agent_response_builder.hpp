@@ -19,8 +19,8 @@ namespace forma {
       the message takes the first non-empty id and author it sees;
     - an update with no role, author, message id or contents other than usage
       starts no message (a usage-only update adds to the usage and nothing else);
-    - adjacent text contents coalesce into one, and so do adjacent reasoning
-      contents (unless the earlier one already has protected data), never across
+    - adjacent text contents coalesce into one, so do adjacent refusals and
+      adjacent reasoning contents (unless the earlier one already has protected data), never across
       other kinds; a merged content keeps the first one's properties and drops
       the raw representations, which described the pieces;
     - usage contents are summed into the response's usage, not kept as contents;

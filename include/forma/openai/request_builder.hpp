@@ -1,0 +1,51 @@
+#pragma once
+
+#include <forma/agent/chat_options.hpp>
+#include <forma/error.hpp>
+#include <forma/model/chat_message.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace forma::openai {
+
+/** Builds the JSON body of `POST /v1/chat/completions` (the API's
+    `CreateChatCompletionRequest`).
+
+    - `model`: `options.model`, else `default_model`.
+    - `messages`: `options.instructions` first as a system message, then each
+      message by its role (system, developer, user, assistant, tool). Text is
+      sent as a string. A user message with images, audio or files is sent as
+      content parts: a uri_content or data_content with an `image/` media type
+      as `image_url` (data as a `data:` URL), `audio/wav` and `audio/mpeg` data
+      as `input_audio`, `application/pdf` data as `file`. An assistant's
+      refusal_content is its `refusal`, its function_call_contents its
+      `tool_calls`; each function_result_content becomes a `tool` message
+      answering its call id. Reasoning, usage, error and unknown contents are
+      not sent. An author name becomes `name` when it is one the API accepts
+      (`^[A-Za-z0-9_-]{1,64}$`), else it is left out.
+    - `temperature`, `top_p`, `seed`, `stop` as they are;
+      `max_output_tokens` as `max_completion_tokens` (`max_tokens` is
+      deprecated by the API; older servers that need it can be given it in
+      `additional_properties`).
+    - `response_format`: `{"type":"text"}`, `{"type":"json_object"}`, or
+      `{"type":"json_schema","json_schema":{name, description?, schema, strict?}}`
+      with the caller's schema unchanged.
+    - with `stream`: `"stream": true` and `"stream_options": {"include_usage": true}`.
+    - `additional_properties` last, replacing members of the same name, except
+      `messages` and `stream`, which belong to the client.
+
+    @throws error when the request cannot be expressed: no model, nothing to
+    send, content that has no place in an OpenAI message (an image in a system
+    message, a URI that is not an image, a tool message without a
+    function_result_content), an unknown role, more than 4 stop sequences, a
+    continuation token (Chat Completions cannot resume a response), or an
+    additional property named `messages` or `stream`.
+*/
+boost::json::object build_request(std::span<const chat_message> messages, const chat_options& options,
+                                  std::string_view default_model, bool stream);
+
+} // namespace forma::openai

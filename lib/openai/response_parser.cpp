@@ -1,0 +1,92 @@
+#include <forma/openai/response_parser.hpp>
+
+#include "wire.hpp"
+
+#include <boost/json/parse.hpp>
+
+namespace forma::openai {
+namespace {
+
+// Room for the start of a non-JSON error body in a message: enough to recognise it.
+constexpr std::size_t max_quoted_body = 300;
+
+std::string quote_body(std::string_view body) {
+    std::string out;
+    bool blank = false;
+    for (char c : body) {
+        const bool is_blank = c == ' ' || c == '\n' || c == '\r' || c == '\t';
+        if (is_blank) {
+            blank = !out.empty();
+            continue;
+        }
+        if (out.size() >= max_quoted_body) {
+            out += "...";
+            break;
+        }
+        if (blank) out += ' ';
+        blank = false;
+        out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+    }
+    return out;
+}
+
+boost::json::value parse_raw(std::string_view body) {
+    boost::json::parse_options options;
+    options.max_depth = 64; // as forma::from_json, which has read the body already
+    boost::system::error_code ec;
+    boost::json::value v = boost::json::parse(body, ec, {}, options);
+    if (ec) throw json_error("", "invalid JSON: " + ec.message());
+    return v;
+}
+
+} // namespace
+
+http_error parse_error(int status, std::string_view body) {
+    auto parsed = try_from_json<wire::completion_wire>(body);
+    if (parsed && parsed->error) return wire::to_http_error(status, *parsed->error);
+    // Older vLLM: the error object's members at the top level.
+    if (auto flat = try_from_json<wire::error_object_wire>(body); flat && flat->message)
+        return wire::to_http_error(status, wire::error_wire(std::move(*flat)));
+    return http_error(status, {}, quote_body(body));
+}
+
+agent_response<> parse_response(std::string_view body, int status) {
+    if (status < 200 || status > 299) throw parse_error(status, body);
+    const wire::completion_wire completion = wire::read_completion(body);
+    if (completion.error) throw wire::to_http_error(status, *completion.error);
+
+    agent_response<> response;
+    response.response_id = completion.id.value_or("");
+    response.created_at = wire::to_time(completion.created);
+    if (completion.model) response.additional_properties["model"] = *completion.model;
+    if (completion.usage) response.usage = wire::to_usage(*completion.usage);
+
+    if (const wire::choice_wire* choice = wire::first_choice(completion)) {
+        if (choice->finish_reason && !choice->finish_reason->empty())
+            response.finish_reason = finish_reason(*choice->finish_reason);
+        chat_message message(chat_role::assistant(), std::vector<content>{});
+        message.message_id = response.response_id;
+        message.created_at = response.created_at;
+        if (const auto& m = choice->message) {
+            if (m->role && !m->role->empty()) message.role = chat_role(*m->role);
+            const auto& reasoning = m->reasoning_content ? m->reasoning_content : m->reasoning;
+            if (reasoning && !reasoning->empty())
+                message.contents.emplace_back(text_reasoning_content(*reasoning));
+            if (m->content && !m->content->empty())
+                message.contents.emplace_back(text_content(*m->content));
+            if (m->refusal && !m->refusal->empty())
+                message.contents.emplace_back(refusal_content(*m->refusal));
+            if (m->tool_calls)
+                for (const wire::tool_call_wire& call : *m->tool_calls) {
+                    const wire::function_wire f = call.function.value_or(wire::function_wire{});
+                    message.contents.emplace_back(wire::to_function_call(
+                        call.id.value_or(""), f.name.value_or(""), f.arguments.value_or("")));
+                }
+        }
+        response.messages.push_back(std::move(message));
+    }
+    response.raw_representation = parse_raw(body);
+    return response;
+}
+
+} // namespace forma::openai

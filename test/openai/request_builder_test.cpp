@@ -1,0 +1,261 @@
+#include <forma/openai/request_builder.hpp>
+
+#include "request_cases.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace forma;
+using forma::openai::build_request;
+using forma_openai_test::bytes_of;
+using forma_openai_test::user;
+
+boost::json::value json(std::string_view text) { return boost::json::parse(text); }
+
+boost::json::object build(const std::vector<chat_message>& messages, const chat_options& options = {},
+                          bool stream = false) {
+    return build_request(messages, options, "gpt-4o-mini", stream);
+}
+
+#define EXPECT_JSON(actual, expected) \
+    EXPECT_EQ(boost::json::value(actual), json(expected)) << boost::json::serialize(actual)
+
+TEST(openai_request, plain) {
+    EXPECT_JSON(build({user("Hello")}),
+                R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello"}]})");
+}
+
+TEST(openai_request, streaming_asks_for_usage) {
+    EXPECT_JSON(build({user("Hi")}, {}, true),
+                R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hi"}],)"
+                R"("stream":true,"stream_options":{"include_usage":true}})");
+}
+
+TEST(openai_request, instructions_come_first_as_a_system_message) {
+    EXPECT_JSON(build({chat_message(chat_role::system(), "Second."), user("Hi")}, {.instructions = "First."}),
+                R"({"model":"gpt-4o-mini","messages":[{"role":"system","content":"First."},)"
+                R"({"role":"system","content":"Second."},{"role":"user","content":"Hi"}]})");
+}
+
+TEST(openai_request, the_options_model_wins_over_the_default) {
+    EXPECT_EQ(build({user("Hi")}, {.model = "o3"}).at("model"), "o3");
+}
+
+TEST(openai_request, sampling_options) {
+    const auto body = build({user("Hi")}, {.temperature = 0.25,
+                                           .top_p = 0.5,
+                                           .max_output_tokens = 300,
+                                           .stop_sequences = {"END", "\n\n"},
+                                           .seed = 42});
+    EXPECT_EQ(body.at("temperature"), 0.25);
+    EXPECT_EQ(body.at("top_p"), 0.5);
+    EXPECT_EQ(body.at("max_completion_tokens"), 300);
+    EXPECT_FALSE(body.contains("max_tokens"));
+    EXPECT_EQ(body.at("stop"), json(R"(["END","\n\n"])"));
+    EXPECT_EQ(body.at("seed"), 42);
+}
+
+TEST(openai_request, unset_options_are_left_out) {
+    const auto body = build({user("Hi")});
+    for (const char* key : {"temperature", "top_p", "max_completion_tokens", "stop", "seed",
+                            "response_format", "stream", "stream_options"})
+        EXPECT_FALSE(body.contains(key)) << key;
+}
+
+TEST(openai_request, response_format_text_and_json) {
+    EXPECT_EQ(build({user("Hi")}, {.response_format = response_format::text()}).at("response_format"),
+              json(R"({"type":"text"})"));
+    EXPECT_EQ(build({user("Hi")}, {.response_format = response_format::json()}).at("response_format"),
+              json(R"({"type":"json_object"})"));
+}
+
+TEST(openai_request, response_format_json_schema_passes_the_schema_unchanged) {
+    const char* schema = R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]})";
+    EXPECT_EQ(build({user("Hi")},
+                    {.response_format = response_format::json_schema("count", schema, "A count", true)})
+                  .at("response_format"),
+              json(std::string(R"({"type":"json_schema","json_schema":{"name":"count","description":"A count",)") +
+                   R"("schema":)" + schema + R"(,"strict":true}})"));
+    EXPECT_EQ(build({user("Hi")}, {.response_format = response_format::json_schema("count", schema)})
+                  .at("response_format"),
+              json(std::string(R"({"type":"json_schema","json_schema":{"name":"count","schema":)") + schema +
+                   "}}"));
+    EXPECT_EQ(build({user("Hi")}, {.response_format = response_format::json_schema("count", schema, "", false)})
+                  .at("response_format")
+                  .at("json_schema")
+                  .at("strict"),
+              false);
+}
+
+TEST(openai_request, response_format_for_a_type) {
+    const auto format = response_format::for_type<forma_openai_test::weather_report>();
+    const auto body = build({user("Hi")}, {.response_format = format});
+    const auto& schema = body.at("response_format").at("json_schema");
+    EXPECT_EQ(std::string(schema.at("name").as_string()), format.name());
+    EXPECT_EQ(schema.at("schema"), format.schema());
+    EXPECT_EQ(schema.at("strict"), true);
+}
+
+TEST(openai_request, images_by_uri_and_as_data) {
+    chat_message m(chat_role::user(),
+                   std::vector<content>{text_content("What is this?"),
+                                        uri_content("https://example.com/a.jpg", "image/jpeg"),
+                                        data_content(bytes_of("GIF89a"), "image/gif")});
+    EXPECT_JSON(build({m}),
+                R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":[)"
+                R"({"type":"text","text":"What is this?"},)"
+                R"({"type":"image_url","image_url":{"url":"https://example.com/a.jpg"}},)"
+                R"({"type":"image_url","image_url":{"url":"data:image/gif;base64,R0lGODlh"}}]}]})");
+}
+
+TEST(openai_request, audio_and_pdf_data) {
+    chat_message m(chat_role::user(),
+                   std::vector<content>{data_content(bytes_of("abc"), "audio/wav"),
+                                        data_content(bytes_of("abc"), "Audio/MPEG"),
+                                        data_content(bytes_of("%PDF"), "application/pdf", "r.pdf")});
+    EXPECT_JSON(build({m}).at("messages"),
+                R"([{"role":"user","content":[)"
+                R"({"type":"input_audio","input_audio":{"data":"YWJj","format":"wav"}},)"
+                R"({"type":"input_audio","input_audio":{"data":"YWJj","format":"mp3"}},)"
+                R"({"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERg==","filename":"r.pdf"}}]}])");
+}
+
+TEST(openai_request, several_text_contents_join_into_one_string) {
+    chat_message m(chat_role::user(), std::vector<content>{text_content("Hel"), text_content("lo")});
+    EXPECT_JSON(build({m}).at("messages"), R"([{"role":"user","content":"Hello"}])");
+}
+
+TEST(openai_request, author_names_the_api_accepts_are_sent) {
+    chat_message a = user("Hi");
+    a.author_name = "ana_1-x";
+    chat_message b = user("Hi");
+    b.author_name = "Ana María";
+    chat_message c = user("Hi");
+    c.author_name = std::string(65, 'a');
+    EXPECT_JSON(build({a, b, c}).at("messages"),
+                R"([{"role":"user","name":"ana_1-x","content":"Hi"},{"role":"user","content":"Hi"},)"
+                R"({"role":"user","content":"Hi"}])");
+}
+
+TEST(openai_request, roles_are_written_in_lower_case) {
+    EXPECT_JSON(build({chat_message(chat_role(std::string("USER")), "Hi"),
+                       chat_message(chat_role(std::string("Developer")), "Be kind")})
+                    .at("messages"),
+                R"([{"role":"user","content":"Hi"},{"role":"developer","content":"Be kind"}])");
+}
+
+TEST(openai_request, tool_calls_and_their_results) {
+    chat_message calls(chat_role::assistant(),
+                       std::vector<content>{text_content("Checking."),
+                                            function_call_content("call_1", "get_weather",
+                                                                  boost::json::object{{"city", "Oslo"}})});
+    chat_message results(chat_role::tool(),
+                         std::vector<content>{function_result_content("call_1", boost::json::object{{"t", 3}}),
+                                              function_result_content("call_2", "plain text"),
+                                              function_result_content("call_3", nullptr, "timed out")});
+    EXPECT_JSON(build({calls, results}).at("messages"),
+                R"([{"role":"assistant","content":"Checking.","tool_calls":[{"id":"call_1","type":"function",)"
+                R"("function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}]},)"
+                R"({"role":"tool","tool_call_id":"call_1","content":"{\"t\":3}"},)"
+                R"({"role":"tool","tool_call_id":"call_2","content":"plain text"},)"
+                R"({"role":"tool","tool_call_id":"call_3","content":"Error: timed out"}])");
+}
+
+TEST(openai_request, an_assistant_of_only_tool_calls_has_null_content) {
+    chat_message calls(chat_role::assistant(),
+                       std::vector<content>{function_call_content("c", "f", boost::json::object{})});
+    EXPECT_JSON(build({calls}).at("messages"),
+                R"([{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function",)"
+                R"("function":{"name":"f","arguments":"{}"}}]}])");
+}
+
+TEST(openai_request, an_assistant_refusal_is_sent_as_refusal_not_text) {
+    chat_message refused(chat_role::assistant(), std::vector<content>{refusal_content("No.")});
+    EXPECT_JSON(build({refused}).at("messages"), R"([{"role":"assistant","content":null,"refusal":"No."}])");
+}
+
+TEST(openai_request, secondary_output_is_not_sent) {
+    chat_message m(chat_role::assistant(),
+                   std::vector<content>{text_reasoning_content("hmm"), text_content("42"),
+                                        usage_content(usage_details{.input_token_count = 1}),
+                                        error_content("oops"), unknown_content("x", {})});
+    EXPECT_JSON(build({m}).at("messages"), R"([{"role":"assistant","content":"42"}])");
+}
+
+TEST(openai_request, additional_properties_are_merged_last_and_win) {
+    chat_options o{.temperature = 0.5};
+    o.additional_properties = {{"temperature", 1.5}, {"user", "u1"}, {"max_tokens", 10}};
+    const auto body = build({user("Hi")}, o);
+    EXPECT_EQ(body.at("temperature"), 1.5);
+    EXPECT_EQ(body.at("user"), "u1");
+    EXPECT_EQ(body.at("max_tokens"), 10);
+}
+
+template <class F>
+std::string error_of(F&& f) {
+    try {
+        f();
+    } catch (const forma::error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(openai_request, requests_that_cannot_be_expressed_are_errors) {
+    EXPECT_EQ(error_of([] { build_request(std::vector{user("Hi")}, {}, "", false); }),
+              "an OpenAI chat request needs a model: set it in the client options or the chat options");
+    EXPECT_EQ(error_of([] { build({}); }), "an OpenAI chat request needs at least one message or instructions");
+    EXPECT_EQ(error_of([] { build({user("x")}, {.stop_sequences = {"1", "2", "3", "4", "5"}}); }),
+              "the OpenAI Chat Completions API takes at most 4 stop sequences, got 5");
+    EXPECT_EQ(error_of([] {
+                  build({user("x")}, {.continuation_token = continuation_token("abc")});
+              }),
+              "the OpenAI Chat Completions API cannot resume a response from a continuation token");
+    EXPECT_EQ(error_of([] {
+                  chat_options o;
+                  o.additional_properties = {{"stream", false}};
+                  build({user("x")}, o);
+              }),
+              "chat_options::additional_properties cannot set \"stream\": the OpenAI client sets it");
+    EXPECT_EQ(error_of([] { build({chat_message(chat_role(std::string("critic")), "x")}); }),
+              "an OpenAI chat message cannot have the role \"critic\": the roles are system, developer, "
+              "user, assistant and tool");
+    EXPECT_EQ(error_of([] {
+                  build({chat_message(chat_role::system(),
+                                      std::vector<content>{uri_content("https://x/y.png", "image/png")})});
+              }),
+              "an OpenAI system message cannot hold uri contents (images)");
+    EXPECT_EQ(error_of([] {
+                  build({chat_message(chat_role::user(),
+                                      std::vector<content>{uri_content("https://x/y.mp4", "video/mp4")})});
+              }),
+              "an OpenAI user message cannot hold a URI of media type \"video/mp4\" (only images can be "
+              "sent by URI)");
+    EXPECT_EQ(error_of([] {
+                  build({chat_message(chat_role::user(),
+                                      std::vector<content>{data_content(bytes_of("x"), "text/csv")})});
+              }),
+              "an OpenAI user message cannot hold data of media type \"text/csv\" (images, WAV and MP3 "
+              "audio and PDF only)");
+    EXPECT_EQ(error_of([] { build({chat_message(chat_role::tool(), "42")}); }),
+              "an OpenAI tool message needs a function_result_content (the call id it answers); put the "
+              "tool's output there instead of in text");
+}
+
+TEST(openai_request, every_case_of_the_schema_corpus_builds) {
+    const auto cases = forma_openai_test::request_cases();
+    EXPECT_GE(cases.size(), 30u);
+    for (const auto& c : cases) {
+        const auto body = build_request(c.messages, c.options, "gpt-4o-mini", c.stream);
+        EXPECT_FALSE(body.at("messages").as_array().empty()) << c.name;
+        EXPECT_EQ(body.contains("stream"), c.stream) << c.name;
+    }
+}
+
+} // namespace
