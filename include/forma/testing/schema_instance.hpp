@@ -1,0 +1,48 @@
+#pragma once
+
+#include <forma/json/schema_error.hpp>
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <string_view>
+
+namespace forma::testing {
+
+/** A JSON value valid against `schema`, as a schema-driven model server answers.
+
+    Strings are words of `prompt` (letters, digits and UTF-8 sequences), taken in
+    turn and cycling, starting at a word chosen by `seed`; numbers lie within their
+    bounds; arrays have `minItems` elements (1 or 2 when unset); objects get every
+    property, required or not; `anyOf`, `enum` and array lengths vary with `seed`.
+    The same schema, prompt and seed give the same value.
+
+    Supported keywords (both dialects forma writes): `type` (a name or a list),
+    `properties`, `required`, `additionalProperties` (false, true or a schema, for
+    maps), `items`, `minItems`, `maxItems`, `enum`, `const`, `anyOf`, local `$ref`
+    (`#` and JSON Pointers such as `#/$defs/name`), `minimum`, `maximum`,
+    `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`,
+    `format` (date-time, date, time, duration, email, hostname, ipv4, ipv6, uuid,
+    uri; other formats are annotations) and `pattern`. Annotations (`description`,
+    `title`, `$schema`, `$defs`, `default`, ...) are ignored.
+
+    Recursion is bounded: below a nesting depth of 3, a nullable value is null, an
+    array has only its `minItems` elements and an object only its required members.
+
+    Limits of `pattern`: prompt words (as they are, lower-, upper- and capitalised)
+    are tried first; then strings generated from the pattern itself (literals,
+    classes, `.`, `\d\w\s`, groups, `|`, quantifiers, anchors); each candidate is
+    checked with the ECMA-262 matcher. Backreferences and lookaround are not
+    generated; when nothing matches, the shortest prompt word is used and the value
+    may break the pattern. A `format` wins over `pattern` and the length limits.
+
+    @throws schema_error for a keyword this cannot satisfy (`oneOf`, `allOf`, `not`,
+    `if`, `prefixItems`, `uniqueItems`, `patternProperties`, ...), a `$ref` that does
+    not resolve, an empty numeric range, a required member an object cannot have, or
+    a recursion with no finite instance. The message names the instance path.
+*/
+boost::json::value make_instance(const boost::json::object& schema, std::string_view prompt,
+                                 std::uint64_t seed = 0);
+
+} // namespace forma::testing

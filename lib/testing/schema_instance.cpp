@@ -1,0 +1,665 @@
+// make_instance: a valid instance of a JSON Schema, for schema-driven model replies.
+#include <forma/testing/schema_instance.hpp>
+
+#include <forma/json/detail/constraints.hpp>
+
+#include <boost/json/array.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace forma::testing {
+namespace {
+
+namespace json = boost::json;
+
+constexpr int shallow_depth = 3;  // past it, recursion takes its shortest way out
+constexpr int hard_depth = 64;    // past it, the schema has no finite instance
+
+// Assertion keywords this generator cannot honour: better a clear error than an
+// instance a validator rejects.
+constexpr std::string_view unsupported_keywords[] = {
+    "oneOf", "allOf", "not", "if", "then", "else", "prefixItems", "contains", "uniqueItems",
+    "patternProperties", "propertyNames", "minProperties", "maxProperties",
+    "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
+    "$dynamicRef", "minContains", "maxContains"};
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// ---- a small generator for ECMA-262 patterns ------------------------------------------
+
+struct regex_unsupported {};
+
+struct regex_node {
+    std::string chars;                          // one of these characters, or
+    std::vector<std::vector<regex_node>> alts;  // one of these sequences (a group)
+    std::size_t min = 1, max = 1;
+};
+
+class regex_parser {
+public:
+    explicit regex_parser(std::string_view p) : p_(p) {}
+    std::vector<std::vector<regex_node>> parse() {
+        auto alts = alternation();
+        if (i_ != p_.size()) throw regex_unsupported{};
+        return alts;
+    }
+
+private:
+    static std::string all_printable() {
+        std::string s;
+        for (char c = ' '; c <= '~'; ++c) s += c;
+        return s;
+    }
+    static std::string class_escape(char e) {
+        std::string s;
+        for (char c = ' '; c <= '~'; ++c) {
+            const bool digit = c >= '0' && c <= '9';
+            const bool word = digit || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+            if ((e == 'd' && digit) || (e == 'w' && word) || (e == 's' && c == ' ') ||
+                (e == 'D' && !digit) || (e == 'W' && !word) || (e == 'S' && c != ' '))
+                s += c;
+        }
+        return s;
+    }
+    bool more() const { return i_ < p_.size(); }
+
+    std::vector<std::vector<regex_node>> alternation() {
+        std::vector<std::vector<regex_node>> alts{sequence()};
+        while (more() && p_[i_] == '|') {
+            ++i_;
+            alts.push_back(sequence());
+        }
+        return alts;
+    }
+    std::vector<regex_node> sequence() {
+        std::vector<regex_node> seq;
+        while (more() && p_[i_] != '|' && p_[i_] != ')') {
+            regex_node n;
+            if (!atom(n)) continue; // an anchor
+            quantifier(n);
+            seq.push_back(std::move(n));
+        }
+        return seq;
+    }
+    bool atom(regex_node& n) {
+        const char c = p_[i_++];
+        switch (c) {
+        case '^': case '$': return false;
+        case '.': n.chars = "abcxyz"; return true;
+        case '(':
+            if (more() && p_[i_] == '?') {
+                if (i_ + 1 < p_.size() && p_[i_ + 1] == ':') i_ += 2;
+                else throw regex_unsupported{}; // lookaround, named groups
+            }
+            n.alts = alternation();
+            if (!more() || p_[i_] != ')') throw regex_unsupported{};
+            ++i_;
+            return true;
+        case '[': n.chars = char_class(); return true;
+        case '\\': n.chars = escape(false); return true;
+        case '*': case '+': case '?': case '{': case ')': throw regex_unsupported{};
+        default: n.chars = std::string(1, c); return true;
+        }
+    }
+    std::string escape(bool in_class) {
+        if (!more()) throw regex_unsupported{};
+        const char e = p_[i_++];
+        if (std::string_view("dwsDWS").find(e) != std::string_view::npos) return class_escape(e);
+        if (e == 'n') return "\n";
+        if (e == 't') return "\t";
+        if ((e >= '0' && e <= '9') || (!in_class && (e == 'b' || e == 'B')) || e == 'u' || e == 'x' ||
+            e == 'p' || e == 'P' || e == 'k' || e == 'c')
+            throw regex_unsupported{}; // backreferences, word boundaries, code escapes
+        return std::string(1, e);
+    }
+    std::string char_class() {
+        bool negated = false;
+        if (more() && p_[i_] == '^') {
+            negated = true;
+            ++i_;
+        }
+        std::string set;
+        bool first = true;
+        while (more() && (p_[i_] != ']' || first)) {
+            first = false;
+            std::string item;
+            if (p_[i_] == '\\') {
+                ++i_;
+                item = escape(true);
+            } else {
+                item = std::string(1, p_[i_++]);
+            }
+            if (item.size() == 1 && i_ + 1 < p_.size() && p_[i_] == '-' && p_[i_ + 1] != ']') {
+                ++i_;
+                char hi = p_[i_++];
+                if (hi == '\\') throw regex_unsupported{};
+                for (int c = static_cast<unsigned char>(item[0]); c <= static_cast<unsigned char>(hi); ++c)
+                    set += static_cast<char>(c);
+            } else {
+                set += item;
+            }
+        }
+        if (!more()) throw regex_unsupported{};
+        ++i_; // ']'
+        if (!negated) return set;
+        std::string out;
+        for (char c : all_printable())
+            if (set.find(c) == std::string::npos) out += c;
+        return out;
+    }
+    void quantifier(regex_node& n) {
+        if (!more()) return;
+        const char c = p_[i_];
+        constexpr std::size_t many = std::numeric_limits<std::size_t>::max();
+        if (c == '?') n.min = 0, n.max = 1;
+        else if (c == '*') n.min = 0, n.max = many;
+        else if (c == '+') n.min = 1, n.max = many;
+        else if (c == '{') {
+            const std::size_t close = p_.find('}', i_);
+            if (close == std::string_view::npos) throw regex_unsupported{};
+            const std::string body(p_.substr(i_ + 1, close - i_ - 1));
+            unsigned long lo = 0, hi = 0;
+            char comma = 0;
+            const int got = std::sscanf(body.c_str(), "%lu%c%lu", &lo, &comma, &hi);
+            if (got == 1) n.min = n.max = lo;
+            else if (got == 2 && comma == ',') n.min = lo, n.max = many;
+            else if (got == 3 && comma == ',') n.min = lo, n.max = hi;
+            else throw regex_unsupported{};
+            i_ = close;
+        } else {
+            return;
+        }
+        ++i_;
+        if (more() && p_[i_] == '?') ++i_; // lazy: same language
+    }
+
+    std::string_view p_;
+    std::size_t i_ = 0;
+};
+
+// `extra` is how many repetitions past the minimum an unbounded quantifier takes.
+void generate(const std::vector<std::vector<regex_node>>& alts, std::size_t extra, std::uint64_t& rng,
+              std::string& out) {
+    const auto& seq = alts[splitmix64(rng) % alts.size()];
+    for (const auto& n : seq) {
+        const std::size_t span = n.max - n.min;
+        std::size_t count = n.min + std::min(span, extra);
+        for (std::size_t k = 0; k < count; ++k) {
+            if (!n.alts.empty()) generate(n.alts, extra, rng, out);
+            else if (!n.chars.empty()) out += n.chars[splitmix64(rng) % n.chars.size()];
+            else return; // an empty class matches nothing
+        }
+    }
+}
+
+// ---- the instance generator -----------------------------------------------------------
+
+bool is_word_byte(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+std::string ascii_lower(std::string s) {
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+std::string ascii_upper(std::string s) {
+    for (char& c : s)
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    return s;
+}
+
+// The first `n` code points of valid UTF-8 text.
+std::string take_code_points(std::string_view s, std::size_t n) {
+    std::size_t i = 0;
+    for (std::size_t cp = 0; i < s.size() && cp < n; ++cp) {
+        ++i;
+        while (i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) ++i;
+    }
+    return std::string(s.substr(0, i));
+}
+
+double number_of(const json::value& v, std::string_view what) {
+    if (v.is_int64()) return static_cast<double>(v.as_int64());
+    if (v.is_uint64()) return static_cast<double>(v.as_uint64());
+    if (v.is_double()) return v.as_double();
+    throw schema_error("make_instance: \"" + std::string(what) + "\" must be a number, not " +
+                       json::serialize(v));
+}
+
+std::size_t count_of(const json::object& s, std::string_view key, std::size_t fallback) {
+    const auto* v = s.if_contains(key);
+    if (!v) return fallback;
+    const double d = number_of(*v, key);
+    if (d < 0 || d != std::floor(d))
+        throw schema_error("make_instance: \"" + std::string(key) + "\" must be a non-negative integer");
+    return static_cast<std::size_t>(d);
+}
+
+class generator {
+public:
+    generator(const json::object& root, std::string_view prompt, std::uint64_t seed)
+        : root_(root), rng_(seed) {
+        for (std::size_t i = 0; i < prompt.size();) {
+            if (!is_word_byte(static_cast<unsigned char>(prompt[i]))) {
+                ++i;
+                continue;
+            }
+            std::size_t j = i;
+            while (j < prompt.size() && is_word_byte(static_cast<unsigned char>(prompt[j]))) ++j;
+            words_.emplace_back(prompt.substr(i, j - i));
+            i = j;
+        }
+        if (words_.empty()) words_ = {"forma"}; // an empty prompt still gives strings
+        next_word_ = static_cast<std::size_t>(seed % words_.size());
+    }
+
+    json::value make(const json::value& schema, int depth, const std::string& path) {
+        if (depth > hard_depth)
+            throw schema_error("make_instance: the schema has no finite instance (recursion does not "
+                               "end) at " + where(path));
+        if (const bool* b = schema.if_bool()) {
+            if (!*b) throw schema_error("make_instance: the schema `false` has no instance at " + where(path));
+            return json::value(next_word());
+        }
+        const auto* s = schema.if_object();
+        if (!s) throw schema_error("make_instance: a schema must be an object or a boolean at " + where(path));
+        for (std::string_view k : unsupported_keywords)
+            if (s->contains(k))
+                throw schema_error("make_instance: unsupported keyword \"" + std::string(k) + "\" at " +
+                                   where(path));
+        if (const auto* ref = s->if_contains("$ref")) return make(resolve(*ref, path), depth, path);
+        if (const auto* c = s->if_contains("const")) return *c;
+        if (const auto* e = s->if_contains("enum")) {
+            const auto* values = e->if_array();
+            if (!values || values->empty())
+                throw schema_error("make_instance: \"enum\" must be a non-empty array at " + where(path));
+            return (*values)[pick(values->size())];
+        }
+        if (const auto* any = s->if_contains("anyOf")) {
+            const auto* branches = any->if_array();
+            if (!branches || branches->empty())
+                throw schema_error("make_instance: \"anyOf\" must be a non-empty array at " + where(path));
+            return make((*branches)[choose_branch(*branches, depth)], depth, path);
+        }
+        return make_typed(*s, type_of(*s, depth, path), depth, path);
+    }
+
+private:
+    static std::string where(const std::string& path) { return path.empty() ? "(root)" : path; }
+
+    std::size_t pick(std::size_t n) { return static_cast<std::size_t>(splitmix64(rng_) % n); }
+
+    std::string next_word() {
+        std::string w = words_[next_word_];
+        next_word_ = (next_word_ + 1) % words_.size();
+        return w;
+    }
+
+    const json::value& resolve(const json::value& ref, const std::string& path) {
+        const auto* text = ref.if_string();
+        if (!text || text->empty() || (*text)[0] != '#')
+            throw schema_error("make_instance: only local \"$ref\" (\"#...\") is supported at " + where(path));
+        std::string_view fragment(text->data() + 1, text->size() - 1);
+        if (fragment.empty()) return root_value();
+        if (fragment[0] != '/')
+            throw schema_error("make_instance: \"$ref\": \"" + std::string(*text) +
+                               "\" is not a JSON Pointer, at " + where(path));
+        const json::value* node = &root_value();
+        while (!fragment.empty()) {
+            fragment.remove_prefix(1);
+            const std::size_t slash = std::min(fragment.find('/'), fragment.size());
+            std::string token; // ~1 is '/', ~0 is '~'
+            for (std::size_t i = 0; i < slash; ++i) {
+                const bool escape = fragment[i] == '~' && i + 1 < slash;
+                token += escape ? (fragment[i + 1] == '1' ? '/' : '~') : fragment[i];
+                i += escape ? 1 : 0;
+            }
+            fragment.remove_prefix(slash);
+            const json::value* next = nullptr;
+            if (const auto* o = node->if_object()) next = o->if_contains(token);
+            else if (const auto* a = node->if_array())
+                if (!token.empty() && token.find_first_not_of("0123456789") == std::string::npos &&
+                    std::stoul(token) < a->size())
+                    next = &(*a)[std::stoul(token)];
+            if (!next)
+                throw schema_error("make_instance: \"$ref\": \"" + std::string(*text) +
+                                   "\" does not resolve, at " + where(path));
+            node = next;
+        }
+        return *node;
+    }
+
+    const json::value& root_value() {
+        if (!root_copy_) root_copy_ = json::value(root_);
+        return *root_copy_;
+    }
+
+    static bool is_null_schema(const json::value& v) {
+        const auto* o = v.if_object();
+        if (!o) return false;
+        const auto* t = o->if_contains("type");
+        return t && t->is_string() && t->as_string() == "null";
+    }
+
+    // Whether a schema mentions `$ref` anywhere (without following it): a cheap
+    // stand-in for "may recurse".
+    static bool mentions_ref(const json::value& v) {
+        if (const auto* o = v.if_object()) {
+            for (const auto& m : *o)
+                if (m.key() == "$ref" || mentions_ref(m.value())) return true;
+        } else if (const auto* a = v.if_array()) {
+            for (const auto& e : *a)
+                if (mentions_ref(e)) return true;
+        }
+        return false;
+    }
+
+    std::size_t choose_branch(const json::array& branches, int depth) {
+        if (depth < shallow_depth) return pick(branches.size());
+        // Deep enough: end the recursion with null, else with a branch that cannot recurse.
+        for (std::size_t i = 0; i < branches.size(); ++i)
+            if (is_null_schema(branches[i])) return i;
+        for (std::size_t i = 0; i < branches.size(); ++i)
+            if (!mentions_ref(branches[i])) return i;
+        return 0;
+    }
+
+    std::string type_of(const json::object& s, int depth, const std::string& path) {
+        const auto* t = s.if_contains("type");
+        if (!t) {
+            // Untyped: infer from the keywords present; {} accepts anything, a word will do.
+            if (s.contains("properties") || s.contains("additionalProperties") || s.contains("required"))
+                return "object";
+            if (s.contains("items") || s.contains("minItems") || s.contains("maxItems")) return "array";
+            if (s.contains("minimum") || s.contains("maximum") || s.contains("exclusiveMinimum") ||
+                s.contains("exclusiveMaximum") || s.contains("multipleOf"))
+                return "number";
+            return "string";
+        }
+        if (const auto* name = t->if_string()) return std::string(*name);
+        if (const auto* names = t->if_array(); names && !names->empty()) {
+            for (const auto& n : *names)
+                if (!n.is_string())
+                    throw schema_error("make_instance: \"type\" lists a non-string at " + where(path));
+            if (depth >= shallow_depth)
+                for (const auto& n : *names)
+                    if (n.as_string() == "null") return "null";
+            return std::string((*names)[pick(names->size())].as_string());
+        }
+        throw schema_error("make_instance: \"type\" must be a string or a non-empty array at " + where(path));
+    }
+
+    json::value make_typed(const json::object& s, const std::string& type, int depth, const std::string& path) {
+        if (type == "null") return nullptr;
+        if (type == "boolean") return pick(2) == 1;
+        if (type == "integer" || type == "number") return make_number(s, type == "integer", path);
+        if (type == "string") return json::value(make_string(s, path));
+        if (type == "array") return make_array(s, depth, path);
+        if (type == "object") return make_object(s, depth, path);
+        throw schema_error("make_instance: unknown type \"" + type + "\" at " + where(path));
+    }
+
+    json::value make_number(const json::object& s, bool integer, const std::string& path) {
+        double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
+        bool lo_open = false, hi_open = false;
+        if (const auto* v = s.if_contains("minimum")) lo = number_of(*v, "minimum");
+        if (const auto* v = s.if_contains("maximum")) hi = number_of(*v, "maximum");
+        if (const auto* v = s.if_contains("exclusiveMinimum")) {
+            const double x = number_of(*v, "exclusiveMinimum");
+            if (x >= lo) lo = x, lo_open = true;
+        }
+        if (const auto* v = s.if_contains("exclusiveMaximum")) {
+            const double x = number_of(*v, "exclusiveMaximum");
+            if (x <= hi) hi = x, hi_open = true;
+        }
+        double step = 0;
+        if (const auto* v = s.if_contains("multipleOf")) {
+            step = number_of(*v, "multipleOf");
+            if (!(step > 0)) throw schema_error("make_instance: \"multipleOf\" must be positive at " + where(path));
+        }
+        if (integer) step = step == 0 ? 1 : std::ceil(step) == step ? step : 0;
+        if (integer && s.contains("multipleOf") && step == 0)
+            throw schema_error("make_instance: an integer with a fractional \"multipleOf\" is not supported at " +
+                               where(path));
+        auto empty_range = [&] {
+            return schema_error("make_instance: no " + std::string(integer ? "integer" : "number") +
+                                " lies within the bounds at " + where(path));
+        };
+        // An unbounded side gets a range of 100 next to the other bound (or around 0..100).
+        if (std::isinf(lo) && std::isinf(hi)) lo = 0, hi = 100;
+        else if (std::isinf(lo)) lo = std::min(0.0, hi - 100);
+        else if (std::isinf(hi)) hi = std::max(100.0, lo + 100);
+        if (step > 0) {
+            // Multiples of `step` inside the range: k in [k_lo, k_hi].
+            double k_lo = std::ceil(lo / step), k_hi = std::floor(hi / step);
+            if (lo_open && k_lo * step <= lo) k_lo += 1;
+            if (hi_open && k_hi * step >= hi) k_hi -= 1;
+            if (k_lo > k_hi) throw empty_range();
+            const double span = std::min(k_hi - k_lo, 1e6);
+            const double k = k_lo + static_cast<double>(pick(static_cast<std::size_t>(span) + 1));
+            const double x = k * step;
+            if (integer || std::floor(x) == x) {
+                if (x >= 0 && x > 9.2e18) return static_cast<std::uint64_t>(x);
+                return static_cast<std::int64_t>(x);
+            }
+            return x;
+        }
+        if (lo > hi || (lo == hi && (lo_open || hi_open))) throw empty_range();
+        // A number strictly inside an open range, with few decimals where the range allows.
+        for (double denom : {1.0, 4.0, 100.0, 1e6}) {
+            double a = std::ceil(lo * denom), b = std::floor(hi * denom);
+            if (lo_open && a / denom <= lo) a += 1;
+            if (hi_open && b / denom >= hi) b -= 1;
+            if (a > b) continue;
+            const double span = std::min(b - a, 1e6);
+            const double x = (a + static_cast<double>(pick(static_cast<std::size_t>(span) + 1))) / denom;
+            if (std::floor(x) == x) return static_cast<std::int64_t>(x);
+            return x;
+        }
+        // A range narrower than a millionth: its midpoint, if a double lies strictly inside.
+        const double mid = lo + (hi - lo) / 2;
+        if (!integer && (lo_open ? mid > lo : mid >= lo) && (hi_open ? mid < hi : mid <= hi)) return mid;
+        throw empty_range();
+    }
+
+    std::string format_value(std::string_view format) {
+        static constexpr std::string_view known[] = {"date-time", "date", "time", "duration", "email",
+                                                     "hostname", "uri", "ipv4", "ipv6", "uuid"};
+        if (std::find(std::begin(known), std::end(known), format) == std::end(known))
+            return {}; // an annotation only: a plain word will do
+        char buf[64];
+        const auto r = splitmix64(rng_);
+        const std::string word = ascii_lower(words_[next_word_]);
+        std::string label;
+        for (char c : word)
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) label += c;
+        if (label.empty()) label = "user";
+        next_word_ = (next_word_ + 1) % words_.size();
+        const int month = static_cast<int>(r % 12) + 1, day = static_cast<int>((r >> 8) % 28) + 1;
+        const int hour = static_cast<int>((r >> 16) % 24), minute = static_cast<int>((r >> 24) % 60);
+        if (format == "date-time") {
+            std::snprintf(buf, sizeof buf, "2024-%02d-%02dT%02d:%02d:00Z", month, day, hour, minute);
+        } else if (format == "date") {
+            std::snprintf(buf, sizeof buf, "2024-%02d-%02d", month, day);
+        } else if (format == "time") {
+            std::snprintf(buf, sizeof buf, "%02d:%02d:00Z", hour, minute);
+        } else if (format == "duration") {
+            std::snprintf(buf, sizeof buf, "P%dDT%dH", day, hour);
+        } else if (format == "email") {
+            return label + "@example.com";
+        } else if (format == "hostname") {
+            return label + ".example.com";
+        } else if (format == "uri") {
+            return "https://example.com/" + label;
+        } else if (format == "ipv4") {
+            std::snprintf(buf, sizeof buf, "192.0.2.%d", static_cast<int>(r % 254) + 1); // TEST-NET-1
+        } else if (format == "ipv6") {
+            std::snprintf(buf, sizeof buf, "2001:db8::%x", static_cast<unsigned>(r & 0xffff) + 1);
+        } else if (format == "uuid") {
+            const auto r2 = splitmix64(rng_);
+            std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(r >> 32),
+                          static_cast<unsigned>((r >> 16) & 0xffff), static_cast<unsigned>(r & 0xfff),
+                          static_cast<unsigned>(0x8000 | (r2 >> 48 & 0x3fff)),
+                          static_cast<unsigned long long>(r2 & 0xffffffffffffULL));
+        }
+        return buf;
+    }
+
+    std::string make_string(const json::object& s, const std::string& path) {
+        const std::size_t min_len = count_of(s, "minLength", 0);
+        const std::size_t max_len = count_of(s, "maxLength", std::numeric_limits<std::size_t>::max());
+        if (min_len > max_len)
+            throw schema_error("make_instance: \"minLength\" is greater than \"maxLength\" at " + where(path));
+        if (const auto* f = s.if_contains("format"); f && f->is_string()) {
+            std::string v = format_value(f->as_string());
+            if (!v.empty()) return v;
+        }
+        std::string_view pattern;
+        if (const auto* p = s.if_contains("pattern")) {
+            if (!p->is_string()) throw schema_error("make_instance: \"pattern\" must be a string at " + where(path));
+            pattern = p->as_string();
+        }
+        auto fits = [&](const std::string& v) {
+            const std::size_t n = json_detail::count_code_points(v);
+            return n >= min_len && n <= max_len && (pattern.empty() || json_detail::matches_pattern(pattern, v));
+        };
+        // Pads with the following words, then cuts, to meet the length limits.
+        auto fit_length = [&](std::string v) {
+            for (std::size_t k = 0; json_detail::count_code_points(v) < min_len; ++k)
+                v += words_[(next_word_ + k) % words_.size()];
+            if (json_detail::count_code_points(v) > max_len) v = take_code_points(v, max_len);
+            return v;
+        };
+        const std::string first = next_word();
+        if (pattern.empty()) return fit_length(first);
+
+        for (std::size_t k = 0; k < words_.size(); ++k) {
+            const std::string& w = k == 0 ? first : words_[(next_word_ + k - 1) % words_.size()];
+            std::string capital = ascii_lower(w);
+            if (!capital.empty()) capital[0] = ascii_upper(capital.substr(0, 1))[0];
+            for (const std::string& v : {w, ascii_lower(w), ascii_upper(w), capital}) {
+                std::string c = fit_length(v);
+                if (fits(c)) return c;
+            }
+        }
+        try {
+            const auto tree = regex_parser(pattern).parse();
+            for (std::size_t extra : {1, 0, 2, 3, 5, 8, 13, 21, 34, 64})
+                for (int attempt = 0; attempt < 4; ++attempt) {
+                    std::string v;
+                    generate(tree, extra, rng_, v);
+                    if (fits(v)) return v;
+                }
+        } catch (const regex_unsupported&) {
+            // Backreferences or lookaround: no generated candidate; fall through.
+        }
+        // Documented limit: the shortest prompt word, which may break the pattern.
+        std::string shortest = words_.front();
+        for (const auto& w : words_)
+            if (json_detail::count_code_points(w) < json_detail::count_code_points(shortest)) shortest = w;
+        return fit_length(shortest);
+    }
+
+    json::value make_array(const json::object& s, int depth, const std::string& path) {
+        const std::size_t min_items = count_of(s, "minItems", 0);
+        const std::size_t max_items = count_of(s, "maxItems", std::numeric_limits<std::size_t>::max());
+        if (min_items > max_items)
+            throw schema_error("make_instance: \"minItems\" is greater than \"maxItems\" at " + where(path));
+        std::size_t n = min_items;
+        if (depth < shallow_depth && n == 0) n = std::min<std::size_t>(1 + pick(2), max_items);
+        static const json::value any_schema = json::object{};
+        const json::value* items = s.if_contains("items");
+        if (items && items->is_bool() && !items->as_bool()) {
+            if (min_items > 0)
+                throw schema_error("make_instance: \"items\": false with \"minItems\" > 0 at " + where(path));
+            n = 0;
+        }
+        json::array out;
+        for (std::size_t i = 0; i < n; ++i)
+            out.push_back(make(items ? *items : any_schema, depth + 1, path + "/" + std::to_string(i)));
+        return out;
+    }
+
+    static std::string escape_token(std::string_view key) {
+        std::string t;
+        for (char c : key) t += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+        return t;
+    }
+
+    json::value make_object(const json::object& s, int depth, const std::string& path) {
+        static const json::value any_schema = json::object{};
+        const json::object* properties = nullptr;
+        if (const auto* p = s.if_contains("properties")) {
+            properties = p->if_object();
+            if (!properties) throw schema_error("make_instance: \"properties\" must be an object at " + where(path));
+        }
+        std::vector<std::string_view> required;
+        if (const auto* r = s.if_contains("required")) {
+            const auto* names = r->if_array();
+            if (!names) throw schema_error("make_instance: \"required\" must be an array at " + where(path));
+            for (const auto& n : *names) {
+                if (!n.is_string()) throw schema_error("make_instance: \"required\" lists a non-string at " + where(path));
+                required.emplace_back(n.as_string());
+            }
+        }
+        auto is_required = [&](std::string_view k) {
+            return std::find(required.begin(), required.end(), k) != required.end();
+        };
+        const json::value* additional = s.if_contains("additionalProperties");
+        const bool closed = additional && additional->is_bool() && !additional->as_bool();
+
+        json::object out;
+        if (properties)
+            for (const auto& m : *properties) {
+                // Deep enough, optional members are left out: one way recursion ends.
+                if (depth >= shallow_depth && !is_required(m.key())) continue;
+                out[m.key()] = make(m.value(), depth + 1, path + "/" + escape_token(m.key()));
+            }
+        for (std::string_view k : required) {
+            if (out.contains(k)) continue;
+            if (closed)
+                throw schema_error("make_instance: \"" + std::string(k) +
+                                   "\" is required but not allowed by the schema at " + where(path));
+            out[k] = make(additional ? *additional : any_schema, depth + 1, path + "/" + escape_token(k));
+        }
+        // A map (additionalProperties as a schema, no properties): 1 or 2 entries keyed by words.
+        if (additional && additional->is_object() && !properties && depth < shallow_depth) {
+            const std::size_t n = 1 + pick(2);
+            for (std::size_t i = 0; i < n; ++i) {
+                std::string key = next_word();
+                for (int suffix = 2; out.contains(key); ++suffix) key = words_[0] + "_" + std::to_string(suffix);
+                out[key] = make(*additional, depth + 1, path + "/" + escape_token(key));
+            }
+        }
+        return out;
+    }
+
+    const json::object& root_;
+    std::optional<json::value> root_copy_; // `$ref` pointers resolve against a value
+    std::vector<std::string> words_;
+    std::size_t next_word_ = 0;
+    std::uint64_t rng_;
+};
+
+} // namespace
+
+json::value make_instance(const json::object& schema, std::string_view prompt, std::uint64_t seed) {
+    generator g(schema, prompt, seed);
+    return g.make(json::value(schema), 0, "");
+}
+
+} // namespace forma::testing

@@ -1,0 +1,242 @@
+#include <forma/testing/schema_instance.hpp>
+
+#include "instance_types.hpp"
+
+#include <forma/json/detail/constraints.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace {
+
+namespace json = boost::json;
+using forma::testing::make_instance;
+
+json::object schema(std::string_view text) { return json::parse(text).as_object(); }
+
+json::value make(std::string_view schema_text, std::string_view prompt = "alpha beta gamma",
+                 std::uint64_t seed = 0) {
+    return make_instance(schema(schema_text), prompt, seed);
+}
+
+void expect_schema_error(std::string_view schema_text, std::string_view fragment) {
+    try {
+        make(schema_text);
+        ADD_FAILURE() << "no schema_error for " << schema_text;
+    } catch (const forma::schema_error& e) {
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+}
+
+TEST(make_instance, strings_are_prompt_words_in_turn_and_cycle) {
+    const auto v = make(R"({"type":"array","items":{"type":"string"},"minItems":4})", "alpha, beta!");
+    EXPECT_EQ(json::serialize(v), R"(["alpha","beta","alpha","beta"])");
+}
+
+TEST(make_instance, the_seed_picks_the_first_word_and_is_deterministic) {
+    const auto s = R"({"type":"string"})";
+    EXPECT_EQ(make(s, "alpha beta gamma", 1), "beta");
+    EXPECT_EQ(make(s, "alpha beta gamma", 5), "gamma");
+    EXPECT_EQ(make(R"({"type":"array","items":{"type":"integer"}})", "x", 42),
+              make(R"({"type":"array","items":{"type":"integer"}})", "x", 42));
+}
+
+TEST(make_instance, utf8_words_are_kept_whole_and_an_empty_prompt_still_works) {
+    EXPECT_EQ(make(R"({"type":"string"})", "  café. "), "café");
+    EXPECT_EQ(make(R"({"type":"string"})", ""), "forma");
+}
+
+TEST(make_instance, scalars) {
+    EXPECT_TRUE(make(R"({"type":"null"})").is_null());
+    EXPECT_TRUE(make(R"({"type":"boolean"})").is_bool());
+    EXPECT_TRUE(make(R"({"type":"integer"})").is_int64());
+    EXPECT_TRUE(make(R"({"type":"number"})").is_number());
+    EXPECT_TRUE(make(R"({"type":["integer","string"]})").is_primitive());
+}
+
+TEST(make_instance, integer_bounds_inclusive_and_exclusive) {
+    for (std::uint64_t seed = 0; seed < 50; ++seed) {
+        const auto a = make(R"({"type":"integer","minimum":-3,"maximum":3})", "x", seed).as_int64();
+        EXPECT_TRUE(a >= -3 && a <= 3) << a;
+        const auto b = make(R"({"type":"integer","exclusiveMinimum":5,"exclusiveMaximum":7})", "x", seed);
+        EXPECT_EQ(b.as_int64(), 6);
+        const auto c = make(R"({"type":"integer","minimum":1000})", "x", seed).as_int64();
+        EXPECT_GE(c, 1000);
+        const auto d = make(R"({"type":"integer","maximum":-1000})", "x", seed).as_int64();
+        EXPECT_LE(d, -1000);
+        const auto e = make(R"({"type":"integer","minimum":1,"maximum":100,"multipleOf":7})", "x", seed).as_int64();
+        EXPECT_EQ(e % 7, 0);
+    }
+}
+
+TEST(make_instance, number_bounds_inclusive_and_exclusive) {
+    for (std::uint64_t seed = 0; seed < 50; ++seed) {
+        const double a = make(R"({"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1})", "x", seed)
+                             .to_number<double>();
+        EXPECT_TRUE(a > 0 && a < 1) << a;
+        const double b = make(R"({"type":"number","minimum":2.5,"maximum":2.5})", "x", seed).to_number<double>();
+        EXPECT_EQ(b, 2.5);
+        const double c = make(R"({"type":"number","exclusiveMinimum":0.1,"exclusiveMaximum":0.1000001})", "x",
+                              seed).to_number<double>();
+        EXPECT_TRUE(c > 0.1 && c < 0.1000001) << c;
+    }
+}
+
+TEST(make_instance, an_empty_numeric_range_is_a_schema_error) {
+    expect_schema_error(R"({"type":"integer","minimum":5,"maximum":4})", "bounds");
+    expect_schema_error(R"({"type":"integer","exclusiveMinimum":5,"exclusiveMaximum":6})", "bounds");
+}
+
+TEST(make_instance, string_lengths_pad_and_cut_by_code_points) {
+    EXPECT_EQ(make(R"({"type":"string","minLength":8})", "ab cd"), "abcdabcd");
+    EXPECT_EQ(make(R"({"type":"string","maxLength":2})", "éléphant"), "él");
+}
+
+TEST(make_instance, every_format_gives_a_value_forma_accepts) {
+    for (std::string_view f : {"date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6",
+                               "uuid", "uri"})
+        for (std::uint64_t seed = 0; seed < 20; ++seed) {
+            const auto v = make_instance(json::object{{"type", "string"}, {"format", f}}, "Zoë Smith", seed);
+            EXPECT_TRUE(forma::json_detail::matches_format(f, v.as_string())) << f << ": " << v;
+        }
+    // An unknown format is an annotation.
+    EXPECT_EQ(make(R"({"type":"string","format":"color"})"), "alpha");
+}
+
+TEST(make_instance, patterns_prefer_prompt_words_then_generate) {
+    EXPECT_EQ(make(R"({"type":"string","pattern":"^g"})"), "gamma");
+    EXPECT_EQ(make(R"({"type":"string","pattern":"^[A-Z]+$"})"), "ALPHA");
+    EXPECT_EQ(make(R"({"type":"string","pattern":"^[A-Z][a-z]+$"})"), "Alpha");
+    for (std::uint64_t seed = 0; seed < 30; ++seed) {
+        for (std::string_view p : {"^[0-9]{5}$", "^(ab|cd)+-x?\\d{2,3}$", "^[^a-z]{4}$", "^\\w+@\\w+\\.com$",
+                                   "^(?:[A-F0-9]{2}:){2}[A-F0-9]{2}$", "colou?r"}) {
+            const auto v = make_instance(json::object{{"type", "string"}, {"pattern", p}}, "alpha beta", seed);
+            EXPECT_TRUE(forma::json_detail::matches_pattern(p, v.as_string())) << p << ": " << v;
+        }
+        const auto sized = make(R"({"type":"string","pattern":"^[a-z]+$","minLength":7,"maxLength":9})", "x", seed);
+        const auto n = sized.as_string().size();
+        EXPECT_TRUE(n >= 7 && n <= 9) << sized;
+    }
+}
+
+TEST(make_instance, an_unmatchable_pattern_falls_back_to_the_shortest_word) {
+    // Backreferences are not generated: the documented fallback.
+    EXPECT_EQ(make(R"({"type":"string","pattern":"^(a)\\1$"})", "alpha be gamma"), "be");
+}
+
+TEST(make_instance, enum_and_const) {
+    std::set<std::string> seen;
+    for (std::uint64_t seed = 0; seed < 40; ++seed)
+        seen.insert(std::string(make(R"({"type":"string","enum":["c","f"]})", "x", seed).as_string()));
+    EXPECT_EQ(seen, (std::set<std::string>{"c", "f"}));
+    EXPECT_EQ(make(R"({"const":{"k":[1,2]}})"), json::parse(R"({"k":[1,2]})"));
+}
+
+TEST(make_instance, any_of_varies_with_the_seed_and_nullable_is_any_of_null) {
+    std::set<json::kind> kinds;
+    for (std::uint64_t seed = 0; seed < 40; ++seed)
+        kinds.insert(make(R"({"anyOf":[{"type":"string"},{"type":"null"}]})", "x", seed).kind());
+    EXPECT_EQ(kinds.size(), 2u);
+}
+
+TEST(make_instance, arrays_have_min_items_or_one_or_two) {
+    std::set<std::size_t> sizes;
+    for (std::uint64_t seed = 0; seed < 40; ++seed) {
+        sizes.insert(make(R"({"type":"array","items":{"type":"integer"}})", "x", seed).as_array().size());
+        const auto a = make(R"({"type":"array","items":{"type":"integer"},"minItems":3,"maxItems":5})", "x", seed);
+        EXPECT_EQ(a.as_array().size(), 3u);
+        EXPECT_TRUE(make(R"({"type":"array","maxItems":0})", "x", seed).as_array().empty());
+    }
+    EXPECT_EQ(sizes, (std::set<std::size_t>{1, 2}));
+}
+
+TEST(make_instance, objects_get_required_and_optional_members) {
+    const auto v = make(R"({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},
+                            "required":["a"],"additionalProperties":false})");
+    EXPECT_TRUE(v.as_object().contains("a"));
+    EXPECT_TRUE(v.as_object().contains("b"));
+    EXPECT_EQ(v.as_object().size(), 2u);
+}
+
+TEST(make_instance, additional_properties_as_a_schema_is_a_map_with_word_keys) {
+    const auto v = make(R"({"type":"object","additionalProperties":{"type":"integer"}})", "k k k", 3);
+    const auto& o = v.as_object();
+    EXPECT_GE(o.size(), 1u);
+    for (const auto& m : o) EXPECT_TRUE(m.value().is_int64());
+}
+
+TEST(make_instance, required_members_outside_a_closed_object_are_an_error) {
+    expect_schema_error(R"({"type":"object","properties":{},"required":["x"],"additionalProperties":false})",
+                        "\"x\" is required");
+}
+
+TEST(make_instance, refs_resolve_to_defs_and_to_the_root_and_recursion_ends) {
+    const auto tree = schema(R"({"type":"object",
+        "properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}},
+        "required":["label","children"],"additionalProperties":false})");
+    const auto chart = schema(R"({"type":"object",
+        "properties":{"root":{"$ref":"#/$defs/tree"},"next":{"anyOf":[{"$ref":"#/$defs/tree"},{"type":"null"}]}},
+        "required":["root","next"],"additionalProperties":false,
+        "$defs":{"tree":{"type":"object",
+            "properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/tree"}}},
+            "required":["label","children"],"additionalProperties":false}}})");
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+        const auto t = make_instance(tree, "a", seed);
+        EXPECT_FALSE(t.at("children").as_array().empty());
+        // Depth 0 object, 1 array, 2 object, 3 array: the children's children are empty.
+        for (const auto& c : t.at("children").as_array()) EXPECT_TRUE(c.at("children").as_array().empty());
+        EXPECT_TRUE(make_instance(chart, "a", seed).at("root").is_object());
+    }
+}
+
+TEST(make_instance, ref_pointers_unescape_tilde_and_slash) {
+    EXPECT_EQ(make(R"({"$ref":"#/$defs/a~1b~0c","$defs":{"a/b~c":{"const":7}}})"), 7);
+}
+
+TEST(make_instance, a_recursion_with_no_way_out_is_an_error) {
+    expect_schema_error(R"({"type":"object","properties":{"x":{"$ref":"#"}},"required":["x"]})",
+                        "no finite instance");
+}
+
+TEST(make_instance, unsupported_schemas_are_schema_errors_naming_the_place) {
+    expect_schema_error(R"({"type":"object","properties":{"a":{"oneOf":[{"type":"string"}]}}})",
+                        "unsupported keyword \"oneOf\" at /a");
+    expect_schema_error(R"({"allOf":[]})", "\"allOf\" at (root)");
+    expect_schema_error(R"({"type":"array","uniqueItems":true})", "uniqueItems");
+    expect_schema_error(R"({"$ref":"https://example.com/s.json"})", "local \"$ref\"");
+    expect_schema_error(R"({"$ref":"#/$defs/missing"})", "does not resolve");
+    expect_schema_error(R"({"type":"wat"})", "unknown type");
+    expect_schema_error(R"({"enum":[]})", "non-empty");
+    expect_schema_error(R"({"type":"string","minLength":3,"maxLength":2})", "minLength");
+}
+
+// ---- round trip: forma's own schemas, parsed back by forma ------------------------------
+
+template <class T>
+void round_trip(forma::schema_dialect dialect) {
+    const auto& s = forma::json_schema<T>({.dialect = dialect});
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        const std::string text = json::serialize(make_instance(s, instance_types::prompt, seed));
+        auto r = forma::try_from_json<T>(text);
+        ASSERT_TRUE(r.has_value()) << "seed " << seed << ", dialect " << static_cast<int>(dialect) << ": "
+                                   << r.error().what() << "\n" << text;
+    }
+}
+
+template <class T>
+class make_instance_round_trip : public ::testing::Test {};
+using round_trip_types = ::testing::Types<instance_types::contact, instance_types::collections,
+                                          instance_types::tree, instance_types::list_node,
+                                          instance_types::org_chart>;
+TYPED_TEST_SUITE(make_instance_round_trip, round_trip_types);
+
+TYPED_TEST(make_instance_round_trip, json_schema_2020_12) {
+    round_trip<TypeParam>(forma::schema_dialect::json_schema_2020_12);
+}
+TYPED_TEST(make_instance_round_trip, openai_strict) { round_trip<TypeParam>(forma::schema_dialect::openai_strict); }
+
+} // namespace
