@@ -66,9 +66,9 @@ TEST(from_json, decodes_every_escape_and_keeps_utf8) {
     EXPECT_EQ(from_json<std::string>(R"("")"), "");
     // Long strings take the 16-byte scanning path; an escape at every position is decoded.
     for (std::size_t at = 0; at < 40; ++at) {
-        std::string expected(40, 'x');
-        std::string json = "\"" + expected.substr(0, at) + "\\n" + expected.substr(at) + "\"";
-        expected.insert(at, "\n");
+        const std::string before(at, 'x'), after(40 - at, 'x');
+        const std::string json = '"' + before + "\\n" + after + '"';
+        const std::string expected = before + '\n' + after;
         EXPECT_EQ(from_json<std::string>(json), expected) << "escape at " << at;
     }
 }

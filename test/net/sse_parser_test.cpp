@@ -1,5 +1,7 @@
 #include <forma/net/sse_parser.hpp>
 
+#include "support/chunking.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -9,6 +11,9 @@
 #include <vector>
 
 namespace {
+
+using forma_test::cut;
+using forma_test::random_cuts;
 
 using forma::net::sse_event;
 using forma::net::sse_parser;
@@ -28,18 +33,6 @@ std::vector<sse_event> parse_chunks(sse_parser& parser, const std::vector<std::s
 std::vector<sse_event> parse(std::string_view stream, forma::net::sse_parser_options options = {}) {
     sse_parser parser(options);
     return parse_chunks(parser, {stream});
-}
-
-// The stream cut at the given offsets (sorted, each within the stream).
-std::vector<std::string_view> cut(std::string_view stream, const std::vector<std::size_t>& at) {
-    std::vector<std::string_view> out;
-    std::size_t begin = 0;
-    for (std::size_t end : at) {
-        out.push_back(stream.substr(begin, end - begin));
-        begin = end;
-    }
-    out.push_back(stream.substr(begin));
-    return out;
 }
 
 TEST(sse_parser, one_event) {
@@ -306,10 +299,7 @@ TEST(sse_parser, the_rich_stream_one_byte_at_a_time) {
 TEST(sse_parser, the_rich_stream_in_random_chunkings) {
     std::mt19937 rng(20240521);
     for (int round = 0; round < 2000; ++round) {
-        std::vector<std::size_t> at;
-        const std::size_t max_chunk = 1 + rng() % 24;
-        for (std::size_t i = 1 + rng() % max_chunk; i < rich_stream.size(); i += 1 + rng() % max_chunk)
-            at.push_back(i);
+        const auto at = random_cuts(rich_stream.size(), 24, rng);
         sse_parser parser;
         ASSERT_EQ(parse_chunks(parser, cut(rich_stream, at)), rich_events) << "round " << round;
     }

@@ -7,6 +7,8 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include "support/chunking.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -14,6 +16,9 @@
 #include <vector>
 
 namespace {
+
+using forma_test::cut;
+using forma_test::random_cuts;
 
 using namespace forma;
 using forma::openai::parse_response;
@@ -34,17 +39,6 @@ std::vector<agent_response_update> updates_of(const std::vector<std::string_view
 
 std::vector<agent_response_update> updates_of(std::string_view stream, stream_parser_options options = {}) {
     return updates_of(std::vector{stream}, options);
-}
-
-std::vector<std::string_view> cut(std::string_view stream, const std::vector<std::size_t>& at) {
-    std::vector<std::string_view> out;
-    std::size_t begin = 0;
-    for (std::size_t end : at) {
-        out.push_back(stream.substr(begin, end - begin));
-        begin = end;
-    }
-    out.push_back(stream.substr(begin));
-    return out;
 }
 
 std::string refusal_text(const agent_response<>& r) {
@@ -168,10 +162,7 @@ TEST(openai_stream, every_fixture_in_random_chunkings_gives_the_same_updates) {
         const std::string stream = fixture(name);
         const auto whole = updates_of(stream);
         for (int round = 0; round < 300; ++round) {
-            std::vector<std::size_t> at;
-            const std::size_t max_chunk = 1 + rng() % 700;
-            for (std::size_t i = 1 + rng() % max_chunk; i < stream.size(); i += 1 + rng() % max_chunk)
-                at.push_back(i);
+            const auto at = random_cuts(stream.size(), 700, rng);
             ASSERT_EQ(updates_of(cut(stream, at)), whole) << "round " << round;
         }
     }
