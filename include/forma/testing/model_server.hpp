@@ -1,0 +1,175 @@
+#pragma once
+
+#include <forma/testing/self_signed_certificate.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace forma::testing {
+
+/// How a scripted reply's body ends.
+enum class reply_ending {
+    /// The body ends properly; the connection stays open for the next request.
+    complete,
+    /// After the chunks, the server closes the connection without ending the body.
+    drop,
+    /// After the chunks, the server sends nothing more and keeps the connection
+    /// open until the client leaves or the server stops.
+    stall,
+};
+
+/** One reply of the local model server, as it goes on the wire.
+
+    A reply with `chunks` is streamed (`Transfer-Encoding: chunked`), one HTTP
+    chunk per element, `chunk_delay` apart (an empty element is skipped: a
+    zero-size chunk would end the body); otherwise `body` is sent whole with
+    a `Content-Length`. A `Content-Length`, `Transfer-Encoding` or `Connection`
+    in `headers` replaces the one the server would add (a wrong length is a
+    fault too; `Connection: close` closes after the reply). The factories
+    build the usual replies; the members can then be changed to inject a fault.
+*/
+struct scripted_reply {
+    unsigned status = 200;
+    std::string content_type = "application/json";
+    /// Further headers, e.g. {"Retry-After", "1"}.
+    std::vector<std::pair<std::string, std::string>> headers{};
+    std::string body{};
+    std::vector<std::string> chunks{};
+    std::chrono::milliseconds chunk_delay{0};
+    reply_ending ending = reply_ending::complete;
+
+    /// `body` as it is (it need not be JSON: invalid JSON is a fault to inject).
+    static scripted_reply json(std::string body, unsigned status = 200);
+    /// A `chat.completion` whose one choice has `content` and `finish_reason`.
+    static scripted_reply completion(std::string_view content, std::string_view finish_reason = "stop");
+    /// An OpenAI-style error body: {"error": {"message", "type", "param": null, "code"}}.
+    static scripted_reply error(unsigned status, std::string_view type, std::string_view message,
+                                std::string_view code = {});
+    /// A `text/event-stream` whose chunks are `events` as `data:` lines, each its own HTTP chunk,
+    /// without `[DONE]` (add it as the last event when wanted).
+    static scripted_reply events(const std::vector<std::string>& events);
+    /** A streamed `chat.completion.chunk` answer: a role chunk, `content` in deltas of
+        `delta_size` bytes (never cutting a UTF-8 sequence), a chunk with `finish_reason`,
+        a usage-only chunk, and `data: [DONE]`.
+    */
+    static scripted_reply stream(std::string_view content, std::size_t delta_size = 8,
+                                 std::string_view finish_reason = "stop");
+
+    scripted_reply& with_header(std::string name, std::string value);
+    /** Keeps the first `chunks` chunks and closes the connection after them.
+        For a reply sent whole, keeps the first `chunks` bytes of `body` while a
+        `Content-Length` header still announces all of it.
+    */
+    scripted_reply& drop_after(std::size_t chunks);
+    /// Keeps the first `chunks` chunks (bytes of a whole body, as drop_after) and then stalls.
+    scripted_reply& stall_after(std::size_t chunks);
+};
+
+/// A request the server received.
+struct received_request {
+    std::string method;
+    std::string target;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+
+    /// The value of header `name` (case-insensitive), or "" when absent.
+    std::string_view header(std::string_view name) const noexcept;
+};
+
+/// Which TLS versions the server accepts.
+enum class tls_versions { tls12_and_13, tls12_only, tls13_only };
+
+struct model_server_options {
+    /// HTTPS (with `certificate`, or one made at start) or plain HTTP.
+    bool tls = true;
+    tls_versions versions = tls_versions::tls12_and_13;
+    /// The server's certificate; when empty, one for localhost, 127.0.0.1 and ::1 is made.
+    std::optional<certificate_pem> certificate{};
+    /// The address to listen on; port 0 picks a free port.
+    std::string address = "127.0.0.1";
+    unsigned short port = 0;
+    /// The model name in replies.
+    std::string model = "forma-local";
+    /// Seeds schema-driven answers (make_instance); the n-th request uses seed + n.
+    std::uint64_t seed = 0;
+    /// Bytes of content per streamed delta in generated answers.
+    std::size_t delta_size = 8;
+    /// The wait between streamed chunks of generated answers.
+    std::chrono::milliseconds chunk_delay{0};
+    /// Requests larger than this are answered 413.
+    std::size_t max_request_size = 4 * 1024 * 1024;
+};
+
+/** A local OpenAI-compatible model server: `POST /v1/chat/completions` over HTTPS
+    (or HTTP), streaming and not, for tests, examples and `tools/forma-mock-llm`.
+
+    Each request gets, in this order: the handler's reply (when a handler is set
+    and returns one), else the next queued scripted reply, else a generated
+    answer. A generated answer is schema-driven for a `json_schema` response
+    format (make_instance of the schema, strings from the words of the user
+    messages), a JSON object `{"answer": ...}` for `json_object`, and otherwise
+    the text "You said: " followed by the last user message. It is streamed
+    when the request says `"stream": true` (with a usage chunk when
+    `stream_options.include_usage` is set), else sent whole. Usage counts words.
+
+    The generator answers a path that does not end in `/chat/completions` with
+    a 404, another method than `POST` with a 405, and a body that is not a JSON
+    object with a `messages` array (or a schema make_instance cannot satisfy)
+    with a 400, each with an OpenAI-style error body. A handler's or queued
+    reply answers any request as it is. A request larger than
+    `max_request_size` gets a 413 and is not recorded; the connection closes.
+
+    All work runs on the executor given (no threads of its own). The server
+    listens from construction; destroying it (or stop()) closes the listening
+    socket and every connection. enqueue, set_handler and the observers may be
+    called from any thread; stop() and the destructor from a thread that runs
+    the executor, or while none does.
+*/
+class model_server {
+public:
+    using handler = std::function<std::optional<scripted_reply>(const received_request&)>;
+
+    /// @throws boost::system::system_error when the address cannot be bound.
+    model_server(boost::asio::any_io_executor executor, model_server_options options = {});
+    ~model_server();
+
+    model_server(const model_server&) = delete;
+    model_server& operator=(const model_server&) = delete;
+
+    unsigned short port() const noexcept;
+    /// "https://127.0.0.1:<port>/v1" (http for a plain server; IPv6 addresses in brackets;
+    /// the loopback address for a server listening on a wildcard address).
+    std::string base_url() const;
+    /// The certificate clients should trust (PEM); empty for a plain server.
+    const std::string& certificate_pem() const noexcept;
+
+    /// Queues a reply for a coming request.
+    void enqueue(scripted_reply reply);
+    /// Decides replies by request; a handler returning nullopt lets the queue or generator answer.
+    void set_handler(handler h);
+
+    /// Requests received so far, in arrival order (each recorded once its body is read).
+    std::vector<received_request> requests() const;
+    std::size_t connections_accepted() const noexcept;
+    /// Connections open now.
+    std::size_t open_connections() const noexcept;
+
+    /// Stops listening and closes every connection; idempotent.
+    void stop();
+
+private:
+    struct state;
+    std::shared_ptr<state> state_;
+};
+
+} // namespace forma::testing

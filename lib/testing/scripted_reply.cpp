@@ -1,0 +1,107 @@
+#include <forma/testing/model_server.hpp>
+
+#include "generated_answer.hpp"
+
+#include <algorithm>
+
+namespace forma::testing {
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) noexcept {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+               return lower(x) == lower(y);
+           });
+}
+
+bool has_header(const scripted_reply& reply, std::string_view name) {
+    return std::any_of(reply.headers.begin(), reply.headers.end(),
+                       [&](const auto& h) { return iequals(h.first, name); });
+}
+
+// Cuts a reply after `count` chunks (or, for a whole body, `count` bytes) so that what
+// was announced (chunked framing, the full Content-Length) is more than what comes.
+void keep_first(scripted_reply& reply, std::size_t count) {
+    if (!reply.chunks.empty() || has_header(reply, "Transfer-Encoding")) {
+        if (!has_header(reply, "Transfer-Encoding")) reply.headers.emplace_back("Transfer-Encoding", "chunked");
+        if (reply.chunks.size() > count) reply.chunks.resize(count);
+        return;
+    }
+    if (!has_header(reply, "Content-Length"))
+        reply.headers.emplace_back("Content-Length", std::to_string(reply.body.size()));
+    if (reply.body.size() > count) reply.body.resize(count);
+}
+
+} // namespace
+
+scripted_reply scripted_reply::json(std::string body, unsigned status) {
+    scripted_reply reply;
+    reply.status = status;
+    reply.body = std::move(body);
+    return reply;
+}
+
+scripted_reply scripted_reply::completion(std::string_view content, std::string_view finish_reason) {
+    const detail::word_usage usage{.completion_tokens = static_cast<std::int64_t>(detail::count_words(content))};
+    const detail::answer_meta meta{.created = detail::unix_now()};
+    return json(detail::completion_body(meta, content, finish_reason, usage));
+}
+
+scripted_reply scripted_reply::error(unsigned status, std::string_view type, std::string_view message,
+                                     std::string_view code) {
+    return json(detail::error_body(type, message, code), status);
+}
+
+scripted_reply scripted_reply::events(const std::vector<std::string>& events) {
+    scripted_reply reply;
+    reply.content_type = "text/event-stream";
+    for (const std::string& e : events) {
+        // One `data:` line per line of the event, so that a multi-line event stays one event.
+        std::string chunk;
+        std::string_view rest = e;
+        for (;;) {
+            const std::size_t nl = rest.find('\n');
+            chunk.append("data: ").append(rest.substr(0, nl)).push_back('\n');
+            if (nl == std::string_view::npos) break;
+            rest.remove_prefix(nl + 1);
+        }
+        chunk.push_back('\n');
+        reply.chunks.push_back(std::move(chunk));
+    }
+    return reply;
+}
+
+scripted_reply scripted_reply::stream(std::string_view content, std::size_t delta_size,
+                                      std::string_view finish_reason) {
+    const detail::word_usage usage{.completion_tokens = static_cast<std::int64_t>(detail::count_words(content))};
+    const detail::answer_meta meta{.created = detail::unix_now()};
+    scripted_reply reply;
+    reply.content_type = "text/event-stream";
+    reply.chunks = detail::stream_events(meta, content, delta_size, finish_reason, &usage);
+    return reply;
+}
+
+scripted_reply& scripted_reply::with_header(std::string name, std::string value) {
+    headers.emplace_back(std::move(name), std::move(value));
+    return *this;
+}
+
+scripted_reply& scripted_reply::drop_after(std::size_t count) {
+    keep_first(*this, count);
+    ending = reply_ending::drop;
+    return *this;
+}
+
+scripted_reply& scripted_reply::stall_after(std::size_t count) {
+    keep_first(*this, count);
+    ending = reply_ending::stall;
+    return *this;
+}
+
+std::string_view received_request::header(std::string_view name) const noexcept {
+    for (const auto& [key, value] : headers)
+        if (iequals(key, name)) return value;
+    return {};
+}
+
+} // namespace forma::testing

@@ -1,0 +1,576 @@
+#include <forma/testing/model_server.hpp>
+
+#include <forma/json/from_json.hpp>
+#include <forma/json/json_schema.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+#include <boost/describe/class.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <gtest/gtest.h>
+#include <openssl/ssl.h>
+
+#include <chrono>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace json = boost::json;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+using forma::testing::model_server;
+using forma::testing::model_server_options;
+using forma::testing::scripted_reply;
+using namespace std::chrono_literals;
+
+using response = http::response<http::string_body>;
+
+struct person {
+    std::string name;
+    int age = 0;
+    std::vector<std::string> hobbies;
+};
+BOOST_DESCRIBE_STRUCT(person, (), (name, age, hobbies))
+
+/// Runs `task` on `io` until it ends, failing (not hanging) after `limit`.
+template <class T>
+T run(asio::io_context& io, asio::awaitable<T> task, std::chrono::milliseconds limit = 10s) {
+    std::optional<T> result;
+    std::exception_ptr error;
+    bool done = false;
+    asio::co_spawn(io, std::move(task), [&](std::exception_ptr e, T value) {
+        error = e;
+        if (!e) result.emplace(std::move(value));
+        done = true;
+    });
+    io.restart();
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!done && std::chrono::steady_clock::now() < deadline)
+        io.run_one_for(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+    if (!done) throw std::runtime_error("the test client timed out");
+    if (error) std::rethrow_exception(error);
+    return std::move(*result);
+}
+
+/// A small Beast client: TLS that trusts only the server's certificate and checks the host name.
+class client {
+public:
+    client(const model_server& server, std::string host = "127.0.0.1") : server_(server), host_(std::move(host)) {}
+
+    /// Restricts the client's TLS versions (the server's own restriction is what is tested).
+    int min_version = 0, max_version = 0;
+    /// Trust nothing (to see verification fail).
+    bool trust_server = true;
+
+    asio::awaitable<void> connect() {
+        auto ex = co_await asio::this_coro::executor;
+        socket_.emplace(ex);
+        const tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), server_.port());
+        co_await socket_->async_connect(endpoint, asio::use_awaitable);
+        if (server_.certificate_pem().empty()) co_return;
+        if (trust_server) context_.add_certificate_authority(asio::buffer(server_.certificate_pem()));
+        if (min_version) SSL_CTX_set_min_proto_version(context_.native_handle(), min_version);
+        if (max_version) SSL_CTX_set_max_proto_version(context_.native_handle(), max_version);
+        tls_.emplace(*socket_, context_);
+        tls_->set_verify_mode(ssl::verify_peer);
+        tls_->set_verify_callback(ssl::host_name_verification(host_));
+        if (host_ == "localhost") SSL_set_tlsext_host_name(tls_->native_handle(), host_.c_str());
+        co_await tls_->async_handshake(ssl::stream_base::client, asio::use_awaitable);
+    }
+
+    int tls_version() { return tls_ ? SSL_version(tls_->native_handle()) : 0; }
+
+    asio::awaitable<void> send(http::verb method, std::string target, std::string body, bool keep_alive = true,
+                               std::vector<std::pair<std::string, std::string>> headers = {}) {
+        http::request<http::string_body> request(method, target, 11);
+        request.set(http::field::host, host_);
+        request.set(http::field::content_type, "application/json");
+        request.set(http::field::authorization, "Bearer test-key");
+        for (auto& [name, value] : headers) request.set(name, value);
+        request.body() = std::move(body);
+        request.keep_alive(keep_alive);
+        request.prepare_payload();
+        if (tls_)
+            co_await http::async_write(*tls_, request, asio::use_awaitable);
+        else
+            co_await http::async_write(*socket_, request, asio::use_awaitable);
+    }
+
+    /// Reads one response; `ec` is set when it ends early (the body so far is kept).
+    asio::awaitable<response> read(error_code& ec, std::vector<std::size_t>* chunk_sizes = nullptr) {
+        http::response_parser<http::string_body> parser;
+        parser.body_limit(16 * 1024 * 1024);
+        auto on_chunk = [chunk_sizes](std::uint64_t size, std::string_view, error_code&) {
+            if (chunk_sizes && size) chunk_sizes->push_back(static_cast<std::size_t>(size));
+        };
+        parser.on_chunk_header(on_chunk);
+        if (tls_)
+            co_await http::async_read(*tls_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+        else
+            co_await http::async_read(*socket_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+        co_return parser.release();
+    }
+
+    asio::awaitable<response> exchange(std::string body, http::verb method = http::verb::post,
+                                       std::string target = "/v1/chat/completions") {
+        co_await send(method, std::move(target), std::move(body));
+        error_code ec;
+        response r = co_await read(ec);
+        if (ec) throw boost::system::system_error(ec, "reading the response");
+        co_return r;
+    }
+
+private:
+    const model_server& server_;
+    std::string host_;
+    ssl::context context_{ssl::context::tls_client};
+    std::optional<tcp::socket> socket_;
+    std::optional<ssl::stream<tcp::socket&>> tls_;
+    beast::flat_buffer buffer_;
+};
+
+/// Connects, sends one request, and reads the response.
+response ask(asio::io_context& io, const model_server& server, std::string body,
+             http::verb method = http::verb::post, std::string target = "/v1/chat/completions") {
+    client c(server);
+    return run(io, [&]() -> asio::awaitable<response> {
+        co_await c.connect();
+        co_return co_await c.exchange(std::move(body), method, std::move(target));
+    }());
+}
+
+std::string chat(std::string_view text, std::string_view extra = "") {
+    json::object body{{"model", "test"},
+                      {"messages", json::array{json::object{{"role", "system"}, {"content", "be brief"}},
+                                               json::object{{"role", "user"}, {"content", text}}}}};
+    if (!extra.empty()) {
+        const json::value more = json::parse(extra);
+        for (const auto& [key, value] : more.as_object()) body[key] = value;
+    }
+    return json::serialize(body);
+}
+
+std::string content_of(const response& r) {
+    return std::string(json::parse(r.body()).at("choices").at(0).at("message").at("content").as_string());
+}
+
+/// The `data:` payloads of an SSE body, in order.
+std::vector<std::string> sse_data(std::string_view body) {
+    std::vector<std::string> data;
+    while (!body.empty()) {
+        const std::size_t end = body.find("\n\n");
+        std::string_view event = body.substr(0, end);
+        if (event.substr(0, 6) == "data: ") data.emplace_back(event.substr(6));
+        if (end == std::string_view::npos) break;
+        body.remove_prefix(end + 2);
+    }
+    return data;
+}
+
+class model_server_test : public ::testing::Test {
+protected:
+    asio::io_context io;
+};
+
+TEST_F(model_server_test, answers_a_text_request_over_verified_tls) {
+    model_server server(io.get_executor(), {.model = "local-model"});
+    EXPECT_TRUE(server.base_url().starts_with("https://127.0.0.1:")) << server.base_url();
+    EXPECT_TRUE(server.base_url().ends_with(":" + std::to_string(server.port()) + "/v1"));
+    const response r = ask(io, server, chat("hello there model"));
+    EXPECT_EQ(r.result_int(), 200);
+    EXPECT_EQ(r[http::field::content_type], "application/json");
+    const json::value body = json::parse(r.body());
+    EXPECT_EQ(body.at("object"), "chat.completion");
+    EXPECT_EQ(body.at("id"), "chatcmpl-local-0");
+    EXPECT_EQ(body.at("model"), "local-model");
+    EXPECT_GT(body.at("created").as_int64(), 1'700'000'000);
+    EXPECT_EQ(content_of(r), "You said: hello there model");
+    EXPECT_EQ(body.at("choices").at(0).at("finish_reason"), "stop");
+    EXPECT_EQ(body.at("usage").at("prompt_tokens"), 3);
+    EXPECT_EQ(body.at("usage").at("completion_tokens"), 5);
+    EXPECT_EQ(body.at("usage").at("total_tokens"), 8);
+}
+
+TEST_F(model_server_test, the_certificate_also_names_localhost_and_an_untrusting_client_fails) {
+    model_server server(io.get_executor());
+    client by_name(server, "localhost");
+    EXPECT_NO_THROW(run(io, [&]() -> asio::awaitable<int> {
+        co_await by_name.connect();
+        co_return 0;
+    }()));
+
+    client wrong_name(server, "example.com");
+    EXPECT_THROW(run(io, [&]() -> asio::awaitable<int> {
+                     co_await wrong_name.connect();
+                     co_return 0;
+                 }()),
+                 boost::system::system_error);
+
+    client untrusting(server);
+    untrusting.trust_server = false;
+    EXPECT_THROW(run(io, [&]() -> asio::awaitable<int> {
+                     co_await untrusting.connect();
+                     co_return 0;
+                 }()),
+                 boost::system::system_error);
+}
+
+TEST_F(model_server_test, streams_a_generated_answer_one_event_per_chunk) {
+    model_server server(io.get_executor(), {.delta_size = 5, .chunk_delay = 2ms});
+    const std::string said = "stream me this, café au lait ☕ please";
+    client c(server);
+    std::vector<std::size_t> chunk_sizes;
+    const response r = run(io, [&]() -> asio::awaitable<response> {
+        co_await c.connect();
+        co_await c.send(http::verb::post, "/v1/chat/completions",
+                        chat(said, R"({"stream":true,"stream_options":{"include_usage":true}})"));
+        error_code ec;
+        response out = co_await c.read(ec, &chunk_sizes);
+        EXPECT_FALSE(ec) << ec.message();
+        co_return out;
+    }());
+    EXPECT_EQ(r.result_int(), 200);
+    EXPECT_EQ(r[http::field::content_type], "text/event-stream");
+    EXPECT_TRUE(r.chunked());
+
+    const std::vector<std::string> data = sse_data(r.body());
+    ASSERT_GE(data.size(), 4u);
+    ASSERT_EQ(chunk_sizes.size(), data.size()) << "one HTTP chunk per event";
+    for (std::size_t i = 0; i < data.size(); ++i) EXPECT_EQ(chunk_sizes[i], data[i].size() + 8); // "data: " "\n\n"
+    EXPECT_EQ(data.back(), "[DONE]");
+
+    std::string text;
+    std::optional<std::string> finish;
+    std::optional<json::value> usage;
+    for (std::size_t i = 0; i + 1 < data.size(); ++i) {
+        const json::value chunk = json::parse(data[i]);
+        EXPECT_EQ(chunk.at("object"), "chat.completion.chunk");
+        EXPECT_EQ(chunk.at("id"), "chatcmpl-local-0");
+        const json::array& choices = chunk.at("choices").as_array();
+        if (choices.empty()) {
+            usage = chunk.at("usage");
+            continue;
+        }
+        const json::object& delta = choices.at(0).at("delta").as_object();
+        if (i == 0) {
+            EXPECT_EQ(delta.at("role"), "assistant");
+        }
+        if (const json::value* content = delta.if_contains("content")) {
+            const std::string piece(content->as_string());
+            EXPECT_LE(piece.size(), 5u + 3u) << "a delta is delta_size bytes, stretched only to end a sequence";
+            // never a cut UTF-8 sequence: each piece starts on a lead byte
+            if (!piece.empty()) {
+                EXPECT_NE(static_cast<unsigned char>(piece[0]) & 0xC0, 0x80u);
+            }
+            text += piece;
+        }
+        if (!choices.at(0).at("finish_reason").is_null()) finish = std::string(choices.at(0).at("finish_reason").as_string());
+    }
+    EXPECT_EQ(text, "You said: " + said);
+    EXPECT_EQ(finish, "stop");
+    ASSERT_TRUE(usage);
+    EXPECT_EQ(usage->at("completion_tokens"), 10);
+    EXPECT_TRUE(json::parse(data[data.size() - 2]).at("choices").as_array().empty()) << "usage comes last";
+}
+
+TEST_F(model_server_test, a_stream_without_include_usage_has_no_usage_chunk) {
+    model_server server(io.get_executor());
+    const response r = ask(io, server, chat("short", R"({"stream":true})"));
+    for (const std::string& d : sse_data(r.body()))
+        if (d != "[DONE]") {
+            EXPECT_FALSE(json::parse(d).at("choices").as_array().empty()) << d;
+        }
+}
+
+TEST_F(model_server_test, a_json_schema_answer_parses_into_the_described_type) {
+    model_server server(io.get_executor(), {.seed = 3});
+    const json::object& schema = forma::json_schema<person>();
+    json::object format{{"type", "json_schema"},
+                        {"json_schema", json::object{{"name", "person"}, {"schema", schema}, {"strict", true}}}};
+    const std::string extra = json::serialize(json::object{{"response_format", format}});
+    const response r = ask(io, server, chat("Alice likes chess", extra));
+    ASSERT_EQ(r.result_int(), 200) << r.body();
+    const std::string content = content_of(r);
+    const person p = forma::from_json<person>(content);
+    EXPECT_TRUE(p.name == "Alice" || p.name == "likes" || p.name == "chess") << content;
+    EXPECT_FALSE(p.hobbies.empty()) << content;
+}
+
+TEST_F(model_server_test, a_schema_it_cannot_satisfy_is_a_400_naming_the_problem) {
+    model_server server(io.get_executor());
+    const response r = ask(io, server,
+                           chat("x", R"({"response_format":{"type":"json_schema","json_schema":{"name":"n",
+                                  "schema":{"type":"object","properties":{"a":{"oneOf":[{"type":"string"}]}}}}}})"));
+    EXPECT_EQ(r.result_int(), 400);
+    const json::value body = json::parse(r.body());
+    EXPECT_EQ(body.at("error").at("type"), "invalid_request_error");
+    EXPECT_NE(std::string(body.at("error").at("message").as_string()).find("oneOf"), std::string::npos) << r.body();
+}
+
+TEST_F(model_server_test, json_object_answers_and_content_parts_are_read) {
+    model_server server(io.get_executor());
+    const std::string body = R"({"model":"m","response_format":{"type":"json_object"},"messages":[
+        {"role":"user","content":"first"},
+        {"role":"user","content":[{"type":"text","text":"second"},{"type":"image_url","image_url":{"url":"x"}},
+                                  {"type":"text","text":"part"}]}]})";
+    const response r = ask(io, server, body);
+    EXPECT_EQ(json::parse(content_of(r)), json::parse(R"({"answer":"second part"})"));
+    EXPECT_EQ(json::parse(r.body()).at("usage").at("prompt_tokens"), 3);
+}
+
+TEST_F(model_server_test, the_handler_comes_before_the_queue_and_the_queue_before_the_generator) {
+    model_server server(io.get_executor());
+    server.enqueue(scripted_reply::completion("queued one"));
+    server.set_handler([](const forma::testing::received_request& r) -> std::optional<scripted_reply> {
+        if (r.body.find("handle me") != std::string::npos) return scripted_reply::completion("handled");
+        return std::nullopt;
+    });
+    client c(server);
+    const auto contents = run(io, [&]() -> asio::awaitable<std::vector<std::string>> {
+        co_await c.connect();
+        std::vector<std::string> out;
+        for (std::string_view text : {"handle me", "next", "handle me", "last"})
+            out.push_back(content_of(co_await c.exchange(chat(text))));
+        co_return out;
+    }());
+    EXPECT_EQ(contents, (std::vector<std::string>{"handled", "queued one", "handled", "You said: last"}));
+}
+
+TEST_F(model_server_test, an_error_reply_carries_its_status_headers_and_body) {
+    model_server server(io.get_executor());
+    server.enqueue(scripted_reply::error(429, "rate_limit_error", "Slow down.", "rate_limit_exceeded")
+                       .with_header("Retry-After", "2"));
+    const response r = ask(io, server, chat("hi"));
+    EXPECT_EQ(r.result_int(), 429);
+    EXPECT_EQ(r["Retry-After"], "2");
+    EXPECT_EQ(json::parse(r.body()), json::parse(R"({"error":{"message":"Slow down.","type":"rate_limit_error",
+                                                    "param":null,"code":"rate_limit_exceeded"}})"));
+}
+
+TEST_F(model_server_test, drop_after_closes_the_connection_without_ending_the_body) {
+    model_server server(io.get_executor());
+    server.enqueue(scripted_reply::stream("abcdefghijkl", 4).drop_after(2));
+    client c(server);
+    error_code ec;
+    const response r = run(io, [&]() -> asio::awaitable<response> {
+        co_await c.connect();
+        co_await c.send(http::verb::post, "/v1/chat/completions", chat("x"));
+        co_return co_await c.read(ec);
+    }());
+    EXPECT_TRUE(ec) << "the body never ended";
+    const std::vector<std::string> data = sse_data(r.body());
+    ASSERT_EQ(data.size(), 2u) << r.body();
+    EXPECT_NE(data[1].find(R"("content":"abcd")"), std::string::npos) << data[1];
+    EXPECT_EQ(server.open_connections(), 0u);
+}
+
+TEST_F(model_server_test, a_dropped_whole_body_is_shorter_than_its_content_length) {
+    model_server server(io.get_executor());
+    server.enqueue(scripted_reply::completion("cut").drop_after(10));
+    client c(server);
+    error_code ec;
+    const response r = run(io, [&]() -> asio::awaitable<response> {
+        co_await c.connect();
+        co_await c.send(http::verb::post, "/v1/chat/completions", chat("x"));
+        co_return co_await c.read(ec);
+    }());
+    EXPECT_TRUE(ec);
+    EXPECT_EQ(r.body().size(), 10u);
+}
+
+TEST_F(model_server_test, stall_after_keeps_the_connection_open_until_stop) {
+    model_server server(io.get_executor());
+    server.enqueue(scripted_reply::stream("abcdefghijkl", 4).stall_after(2));
+    client c(server);
+    error_code ec;
+    bool read_ended = false, stopped = false;
+    const response r = run(io, [&]() -> asio::awaitable<response> {
+        co_await c.connect();
+        co_await c.send(http::verb::post, "/v1/chat/completions", chat("x"));
+        asio::steady_timer later(co_await asio::this_coro::executor, 300ms);
+        later.async_wait([&](error_code) {
+            EXPECT_FALSE(read_ended) << "the stalled reply must not end by itself";
+            EXPECT_EQ(server.open_connections(), 1u);
+            server.stop();
+            stopped = true;
+        });
+        response out = co_await c.read(ec);
+        read_ended = true;
+        co_return out;
+    }());
+    EXPECT_TRUE(stopped);
+    EXPECT_TRUE(ec);
+    EXPECT_EQ(sse_data(r.body()).size(), 2u);
+    EXPECT_EQ(server.open_connections(), 0u);
+    server.stop(); // idempotent
+}
+
+TEST_F(model_server_test, keeps_the_connection_alive_and_honours_connection_close) {
+    model_server server(io.get_executor());
+    client c(server);
+    error_code second_ec;
+    const response last = run(io, [&]() -> asio::awaitable<response> {
+        co_await c.connect();
+        EXPECT_EQ(content_of(co_await c.exchange(chat("one"))), "You said: one");
+        EXPECT_EQ(content_of(co_await c.exchange(chat("two"))), "You said: two");
+        co_await c.send(http::verb::post, "/v1/chat/completions", chat("three"), false);
+        error_code ec;
+        response third = co_await c.read(ec);
+        EXPECT_FALSE(ec);
+        co_await c.read(second_ec); // the server closed after "three"
+        co_return third;
+    }());
+    EXPECT_EQ(content_of(last), "You said: three");
+    EXPECT_EQ(last[http::field::connection], "close");
+    EXPECT_TRUE(second_ec);
+    EXPECT_EQ(server.connections_accepted(), 1u);
+    EXPECT_EQ(server.requests().size(), 3u);
+}
+
+TEST_F(model_server_test, rejects_wrong_paths_methods_and_bodies) {
+    model_server server(io.get_executor());
+    auto type_of = [](const response& r) { return std::string(json::parse(r.body()).at("error").at("type").as_string()); };
+
+    const response not_found = ask(io, server, chat("x"), http::verb::post, "/v1/models");
+    EXPECT_EQ(not_found.result_int(), 404);
+    EXPECT_EQ(type_of(not_found), "invalid_request_error");
+
+    const response wrong_method = ask(io, server, "", http::verb::get);
+    EXPECT_EQ(wrong_method.result_int(), 405);
+    EXPECT_EQ(wrong_method[http::field::allow], "POST");
+
+    for (std::string body : {"[1,2]", "{}", "not json", R"({"messages":"hi"})"}) {
+        const response bad = ask(io, server, body);
+        EXPECT_EQ(bad.result_int(), 400) << body;
+        EXPECT_EQ(type_of(bad), "invalid_request_error") << body;
+    }
+}
+
+TEST_F(model_server_test, a_request_over_max_request_size_is_a_413) {
+    model_server server(io.get_executor(), {.max_request_size = 1024});
+    const response ok = ask(io, server, chat(std::string(500, 'a')));
+    EXPECT_EQ(ok.result_int(), 200);
+    const response big = ask(io, server, chat(std::string(4096, 'a')));
+    EXPECT_EQ(big.result_int(), 413);
+    EXPECT_EQ(big[http::field::connection], "close");
+    EXPECT_EQ(server.requests().size(), 1u) << "a request whose body was not read is not recorded";
+}
+
+TEST_F(model_server_test, serves_plain_http) {
+    model_server server(io.get_executor(), {.tls = false});
+    EXPECT_TRUE(server.certificate_pem().empty());
+    EXPECT_TRUE(server.base_url().starts_with("http://127.0.0.1:")) << server.base_url();
+    EXPECT_EQ(content_of(ask(io, server, chat("plain"))), "You said: plain");
+}
+
+TEST_F(model_server_test, negotiates_only_the_versions_it_allows) {
+    for (auto [versions, expected] : {std::pair{forma::testing::tls_versions::tls12_only, TLS1_2_VERSION},
+                                      std::pair{forma::testing::tls_versions::tls13_only, TLS1_3_VERSION},
+                                      std::pair{forma::testing::tls_versions::tls12_and_13, TLS1_3_VERSION}}) {
+        model_server server(io.get_executor(), {.versions = versions});
+        client c(server);
+        const int version = run(io, [&]() -> asio::awaitable<int> {
+            co_await c.connect();
+            co_await c.exchange(chat("v"));
+            co_return c.tls_version();
+        }());
+        EXPECT_EQ(version, expected);
+    }
+    // A client that insists on the other version fails.
+    model_server only13(io.get_executor(), {.versions = forma::testing::tls_versions::tls13_only});
+    client old(only13);
+    old.max_version = TLS1_2_VERSION;
+    EXPECT_THROW(run(io, [&]() -> asio::awaitable<int> {
+                     co_await old.connect();
+                     co_return 0;
+                 }()),
+                 boost::system::system_error);
+    model_server only12(io.get_executor(), {.versions = forma::testing::tls_versions::tls12_only});
+    client modern(only12);
+    modern.min_version = TLS1_3_VERSION;
+    EXPECT_THROW(run(io, [&]() -> asio::awaitable<int> {
+                     co_await modern.connect();
+                     co_return 0;
+                 }()),
+                 boost::system::system_error);
+}
+
+TEST_F(model_server_test, records_requests_with_their_headers_and_bodies) {
+    model_server server(io.get_executor());
+    client c(server);
+    run(io, [&]() -> asio::awaitable<int> {
+        co_await c.connect();
+        std::vector<std::pair<std::string, std::string>> tag{{"X-Request-Tag", "tag-7"}};
+        co_await c.send(http::verb::post, "/v1/chat/completions?x=1", chat("recorded"), true, std::move(tag));
+        error_code ec;
+        co_await c.read(ec);
+        co_return 0;
+    }());
+    const auto requests = server.requests();
+    ASSERT_EQ(requests.size(), 1u);
+    EXPECT_EQ(requests[0].method, "POST");
+    EXPECT_EQ(requests[0].target, "/v1/chat/completions?x=1");
+    EXPECT_EQ(requests[0].body, chat("recorded"));
+    EXPECT_EQ(requests[0].header("authorization"), "Bearer test-key");
+    EXPECT_EQ(requests[0].header("x-request-tag"), "tag-7");
+    EXPECT_EQ(requests[0].header("Content-Type"), "application/json");
+    EXPECT_EQ(requests[0].header("x-absent"), "");
+}
+
+TEST_F(model_server_test, the_seed_varies_schema_answers_per_request) {
+    model_server server(io.get_executor());
+    const std::string extra = R"({"response_format":{"type":"json_schema","json_schema":{"name":"w",
+        "schema":{"type":"object","properties":{"w":{"type":"string"}},"required":["w"]}}}})";
+    const std::string a = content_of(ask(io, server, chat("alpha beta gamma", extra)));
+    const std::string b = content_of(ask(io, server, chat("alpha beta gamma", extra)));
+    EXPECT_EQ(a, R"({"w":"alpha"})");
+    EXPECT_EQ(b, R"({"w":"beta"})");
+}
+
+TEST_F(model_server_test, reports_an_address_it_cannot_listen_on_and_keeps_its_port_after_stop) {
+    EXPECT_THROW(model_server(io.get_executor(), {.address = "not-an-address"}), boost::system::system_error);
+    model_server first(io.get_executor(), {.tls = false});
+    EXPECT_THROW(model_server(io.get_executor(), {.tls = false, .port = first.port()}), boost::system::system_error);
+    const std::string url = first.base_url();
+    first.stop();
+    EXPECT_EQ(first.base_url(), url);
+    EXPECT_NE(first.port(), 0);
+}
+
+TEST_F(model_server_test, destroying_the_server_closes_what_is_open) {
+    auto server = std::make_unique<model_server>(io.get_executor());
+    server->enqueue(scripted_reply::stream("abc").stall_after(1));
+    client c(*server);
+    error_code ec;
+    run(io, [&]() -> asio::awaitable<int> {
+        co_await c.connect();
+        co_await c.send(http::verb::post, "/v1/chat/completions", chat("x"));
+        asio::steady_timer later(co_await asio::this_coro::executor, 100ms);
+        later.async_wait([&](error_code) { server.reset(); });
+        co_await c.read(ec);
+        co_return 0;
+    }());
+    EXPECT_TRUE(ec);
+    EXPECT_FALSE(server);
+}
+
+} // namespace
