@@ -6,3 +6,4 @@
 #include <forma/json.hpp>
 #include <forma/middleware.hpp>
 #include <forma/model.hpp>
+#include <forma/openai.hpp>

@@ -15,7 +15,14 @@ agent::~agent() = default;
 
 boost::asio::awaitable<std::optional<agent_response_update>> update_stream::next() {
     if (ended_ || !source_) co_return std::nullopt;
-    auto update = co_await source_->next();
+    std::optional<agent_response_update> update;
+    try {
+        update = co_await source_->next();
+    } catch (...) {
+        ended_ = true;
+        source_.reset(); // a failed stream is over: release its connection now
+        throw;
+    }
     if (!update) {
         ended_ = true;
         source_.reset(); // release the producer (and its connection) as soon as it is done

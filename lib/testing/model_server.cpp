@@ -139,6 +139,7 @@ std::string head_of(const scripted_reply& reply, bool chunked, bool close_after)
 
 /// Writes `reply` as raw bytes; false when the connection failed or was closed meanwhile.
 asio::awaitable<bool> send(connection& c, const scripted_reply& reply, bool close_after) {
+    if (reply.status == 0) co_return true; // a server that never answers
     const bool chunked = !reply.chunks.empty() || find_header(reply, "Transfer-Encoding");
     std::string bytes = head_of(reply, chunked, close_after);
     error_code ec;
@@ -306,7 +307,7 @@ asio::awaitable<void> model_server::state::serve(std::shared_ptr<model_server::s
         case reply_ending::complete:
             break;
         }
-        if (close_after) {
+        if (close_after || reply.status == 0) {
             co_await linger_close(c);
             co_return;
         }

@@ -1,5 +1,5 @@
 # Judges forma's OpenAI documents with the API's own definitions and Python's jsonschema.
-#   cmake -DMODE=requests|invalid|responses|chunks -DPYTHON=... -DVALIDATOR=.../validate.py
+#   cmake -DMODE=requests|invalid|responses|chunks|sent -DPYTHON=... -DVALIDATOR=.../validate.py
 #         -DCORPUS=<openai_corpus> -DFIXTURES=<test/openai/fixtures> -DWORK_DIR=<dir> -P validate_corpus.cmake
 # CI clones the repository with shared/ beside it; without the validator this test fails, it does not skip.
 
@@ -63,6 +63,11 @@ elseif(MODE STREQUAL "chunks")
   validate(CreateChatCompletionStreamResponse 30 ${chunks})
   file(GLOB errors "${WORK_DIR}/*.error.json")
   validate(ErrorResponse 2 ${errors})
+elseif(MODE STREQUAL "sent")
+  # What the client put on the wire, as the local server received it.
+  run_checked(${CORPUS} ${WORK_DIR})
+  file(GLOB files "${WORK_DIR}/sent-*.json")
+  validate(CreateChatCompletionRequest 14 ${files})
 else()
   message(FATAL_ERROR "unknown MODE '${MODE}'")
 endif()

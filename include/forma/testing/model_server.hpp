@@ -39,6 +39,8 @@ enum class reply_ending {
     build the usual replies; the members can then be changed to inject a fault.
 */
 struct scripted_reply {
+    /// 0 sends no response at all: with `stall`, a server that reads the request and never
+    /// answers; otherwise the connection is closed without an answer.
     unsigned status = 200;
     std::string content_type = "application/json";
     /// Further headers, e.g. {"Retry-After", "1"}.

@@ -1,0 +1,104 @@
+#include <forma/net/base_url.hpp>
+
+#include <charconv>
+
+namespace forma::net {
+namespace {
+
+[[noreturn]] void fail(std::string_view url, std::string_view why) {
+    throw error("invalid base URL \"" + std::string(url) + "\": " + std::string(why));
+}
+
+bool iequals(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+        if (x != y) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+base_url parse_base_url(std::string_view url) {
+    base_url result;
+    const auto scheme_end = url.find("://");
+    if (scheme_end == std::string_view::npos) fail(url, "expected https:// or http://");
+    const std::string_view scheme = url.substr(0, scheme_end);
+    if (iequals(scheme, "https")) {
+        result.tls = true;
+        result.port = 443;
+    } else if (iequals(scheme, "http")) {
+        result.tls = false;
+        result.port = 80;
+    } else {
+        fail(url, "the scheme must be https or http");
+    }
+    std::string_view rest = url.substr(scheme_end + 3);
+    if (rest.find_first_of("?#") != std::string_view::npos) fail(url, "a base URL has no query or fragment");
+    const auto path_start = rest.find('/');
+    std::string_view authority = rest.substr(0, path_start);
+    std::string_view path = path_start == std::string_view::npos ? std::string_view{} : rest.substr(path_start);
+    if (authority.find('@') != std::string_view::npos)
+        fail(url, "user information is not allowed (pass the API key in the options)");
+
+    std::string_view port_text;
+    if (!authority.empty() && authority.front() == '[') {
+        const auto close = authority.find(']');
+        if (close == std::string_view::npos) fail(url, "unclosed '[' in the host");
+        result.host = std::string(authority.substr(1, close - 1));
+        const std::string_view after = authority.substr(close + 1);
+        if (!after.empty()) {
+            if (after.front() != ':') fail(url, "unexpected characters after the IPv6 address");
+            port_text = after.substr(1);
+            result.explicit_port = true;
+        }
+    } else {
+        const auto colon = authority.rfind(':');
+        if (colon != std::string_view::npos) {
+            port_text = authority.substr(colon + 1);
+            authority = authority.substr(0, colon);
+            result.explicit_port = true;
+        }
+        result.host = std::string(authority);
+    }
+    if (result.host.empty()) fail(url, "no host");
+    if (result.explicit_port) {
+        unsigned value = 0;
+        const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), value);
+        if (port_text.empty() || ec != std::errc{} || end != port_text.data() + port_text.size() || value == 0 ||
+            value > 65535)
+            fail(url, "the port must be a number from 1 to 65535");
+        result.port = static_cast<unsigned short>(value);
+        result.explicit_port = result.port != (result.tls ? 443 : 80);
+    }
+    while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+    result.path = std::string(path);
+    return result;
+}
+
+namespace {
+
+// IPv6 addresses are written in brackets next to a port.
+std::string bracketed(const std::string& host) {
+    if (host.find(':') == std::string::npos) return host;
+    std::string text;
+    text.reserve(host.size() + 2);
+    text += '[';
+    text += host;
+    text += ']';
+    return text;
+}
+
+} // namespace
+
+std::string base_url::host_header() const {
+    std::string header = bracketed(host);
+    if (explicit_port) header.append(":").append(std::to_string(port));
+    return header;
+}
+
+std::string base_url::authority() const { return bracketed(host).append(":").append(std::to_string(port)); }
+
+} // namespace forma::net

@@ -1,0 +1,401 @@
+#include "http_connection.hpp"
+#include "tls_stream.hpp"
+
+#include <forma/error.hpp>
+#include <forma/net/transport_error.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/buffer_body.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <limits>
+
+namespace forma::net::detail {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+using std::chrono::milliseconds;
+using clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::size_t max_header_bytes = 16 * 1024;
+constexpr std::size_t body_chunk_bytes = 8 * 1024;
+constexpr auto as_result = asio::as_tuple(asio::use_awaitable);
+
+bool iequals(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+        if (lower(a[i]) != lower(b[i])) return false;
+    }
+    return true;
+}
+
+std::string format_ms(milliseconds d) {
+    return d.count() % 1000 == 0 ? std::to_string(d.count() / 1000) + " s" : std::to_string(d.count()) + " ms";
+}
+
+bool is_closed_error(const error_code& ec) {
+    return ec == asio::error::eof || ec == asio::error::connection_reset || ec == asio::error::connection_aborted ||
+           ec == asio::error::broken_pipe || ec == asio::error::not_connected || ec == asio::ssl::error::stream_truncated ||
+           ec == http::error::end_of_stream || ec == http::error::partial_message;
+}
+
+} // namespace
+
+namespace {
+
+std::string openssl_reason() {
+    char text[256];
+    ERR_error_string_n(ERR_get_error(), text, sizeof text);
+    ERR_clear_error();
+    return text;
+}
+
+void add_pem_anchors(SSL_CTX* context, const std::string& pem) {
+    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
+    int added = 0;
+    while (X509* certificate = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
+        const int ok = X509_STORE_add_cert(SSL_CTX_get_cert_store(context), certificate);
+        X509_free(certificate);
+        if (!ok) throw error("cannot add a certificate of ca_certificates: " + openssl_reason());
+        ++added;
+    }
+    ERR_clear_error(); // the end of the PEM text
+    if (added == 0) throw error("ca_certificates holds no PEM certificate");
+}
+
+} // namespace
+
+std::shared_ptr<SSL_CTX> make_tls_client_context(const tls_trust& trust) {
+    std::shared_ptr<SSL_CTX> context(SSL_CTX_new(TLS_client_method()), &SSL_CTX_free);
+    if (!context) throw error("cannot make a TLS context: " + openssl_reason());
+    SSL_CTX* native = context.get();
+    SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
+    // Frees OpenSSL's record buffers while a connection waits: most of a stream's life.
+    SSL_CTX_set_mode(native, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
+                                 SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    if (!trust.verify_peer) {
+        SSL_CTX_set_verify(native, SSL_VERIFY_NONE, nullptr);
+        return context;
+    }
+    SSL_CTX_set_verify(native, SSL_VERIFY_PEER, nullptr);
+    SSL_CTX_set_default_verify_paths(native); // no system store is not an error: ca_file may be enough
+    ERR_clear_error();
+    if (!trust.ca_file.empty() && SSL_CTX_load_verify_locations(native, trust.ca_file.c_str(), nullptr) != 1)
+        throw error("cannot read the trust anchors in ca_file \"" + trust.ca_file + "\": " + openssl_reason());
+    if (!trust.ca_certificates.empty()) add_pem_anchors(native, trust.ca_certificates);
+    return context;
+}
+
+std::string_view http_response_head::header(std::string_view name) const noexcept {
+    for (const auto& [key, value] : headers)
+        if (iequals(key, name)) return value;
+    return {};
+}
+
+struct http_connection::impl : std::enable_shared_from_this<impl> {
+    enum class phase { resolve, connect, handshake, write, read_head, read_body };
+
+    impl(asio::any_io_executor ex, const base_url& url, std::shared_ptr<SSL_CTX> context)
+        : executor(ex), server(url), where(url.authority()), tls(std::move(context)), resolver(ex), socket(ex), watchdog(ex) {}
+
+    ~impl() { close(); }
+
+    asio::any_io_executor executor;
+    base_url server;
+    std::string where; // "host:port", for messages
+    std::shared_ptr<SSL_CTX> tls;
+    tcp::resolver resolver;
+    tcp::socket socket;
+    std::unique_ptr<SSL, decltype(&SSL_free)> ssl{nullptr, &SSL_free};
+    std::optional<tls_stream> secure; // over socket and ssl; Beast's operations keep a reference to it
+    asio::steady_timer watchdog; // closes the socket when the armed timeout expires
+    std::uint64_t armings = 0;   // tells a stale expiry from the current one
+    bool timed_out = false;
+    beast::flat_buffer buffer{max_header_bytes};
+    std::optional<http::response_parser<http::buffer_body>> parser;
+    std::unique_ptr<char[]> chunk;
+    milliseconds armed{0};    // the timeout of the pending operation, for messages
+    bool armed_by_deadline = false;
+    bool open = false;
+    bool body_done = true;
+
+    template <class Operation>
+    auto on_stream(Operation&& operation) {
+        return secure ? operation(*secure) : operation(socket);
+    }
+
+    // An operation's error, or timed_out when the watchdog ended it.
+    error_code outcome(const error_code& ec) const {
+        return timed_out && ec ? error_code(asio::error::timed_out) : ec;
+    }
+
+    // After an operation: a timer left armed would keep the io_context running long after.
+    void disarm() {
+        ++armings;
+        watchdog.cancel();
+    }
+
+    // The next operations must end within `timeout`, and before the exchange's deadline.
+    void arm(milliseconds timeout, const exchange_limits& limits, phase during) {
+        armed = timeout;
+        armed_by_deadline = false;
+        if (limits.deadline) {
+            const auto left = std::chrono::duration_cast<milliseconds>(*limits.deadline - clock::now());
+            if (left <= milliseconds::zero()) fail(asio::error::timed_out, during, limits);
+            if (timeout == milliseconds::zero() || left < timeout) {
+                armed = left;
+                armed_by_deadline = true;
+            }
+        }
+        timed_out = false;
+        const std::uint64_t arming = ++armings;
+        if (armed == milliseconds::zero()) {
+            watchdog.cancel();
+            return;
+        }
+        watchdog.expires_after(armed);
+        watchdog.async_wait([weak = weak_from_this(), arming](const error_code& ec) {
+            if (ec) return;
+            const auto self = weak.lock();
+            if (!self || self->armings != arming) return;
+            self->timed_out = true;
+            self->resolver.cancel();
+            error_code ignored;
+            self->socket.cancel(ignored);
+        });
+    }
+
+    bool response_started() const { return (parser && parser->got_some()) || buffer.size() > 0; }
+
+    [[noreturn]] void fail(const error_code& ec, phase during, const exchange_limits& limits) {
+        const bool before_response = during < phase::read_head || (during == phase::read_head && !response_started());
+        if (during == phase::handshake && ec != asio::error::operation_aborted && ec != asio::error::timed_out) {
+            transport_error failure = tls_failure(ec); // reads the verification result before close()
+            close();
+            throw failure;
+        }
+        close();
+        if (ec == asio::error::operation_aborted)
+            throw boost::system::system_error(ec, "the request to " + where + " was cancelled");
+        if (ec == asio::error::timed_out) {
+            std::string message;
+            if (armed_by_deadline)
+                message = "the request to " + where + " took longer than " + format_ms(limits.limits.total) +
+                          " (total timeout)";
+            else if (during <= phase::handshake)
+                message = "connecting to " + where + " took longer than " + format_ms(armed) + " (connect timeout)";
+            else
+                message = "no bytes from " + where + " for " + format_ms(armed) + " (idle timeout)";
+            throw transport_error(transport_error_kind::timeout, message, ec, before_response);
+        }
+        switch (during) {
+        case phase::resolve:
+            throw transport_error(transport_error_kind::connect,
+                                  "cannot resolve the host name of " + where + ": " + ec.message(), ec, true);
+        case phase::connect:
+            throw transport_error(transport_error_kind::connect, "cannot connect to " + where + ": " + ec.message(),
+                                  ec, true);
+        default: break;
+        }
+        if (ec == http::error::body_limit)
+            throw transport_error(transport_error_kind::body_too_large,
+                                  "the response from " + where + " is larger than its limit", ec, before_response);
+        if (is_closed_error(ec)) {
+            const char* when = during == phase::write       ? "while the request was being sent"
+                               : during == phase::read_head ? "before the response's headers"
+                                                            : "in the middle of the response body";
+            throw transport_error(transport_error_kind::closed, where + " closed the connection " + std::string(when),
+                                  ec, before_response);
+        }
+        if (ec.category() == http::make_error_code(http::error::bad_version).category())
+            throw transport_error(transport_error_kind::protocol,
+                                  "the response from " + where + " is not valid HTTP/1.1: " + ec.message(), ec,
+                                  before_response);
+        throw transport_error(transport_error_kind::closed, "the connection to " + where + " failed: " + ec.message(),
+                              ec, before_response);
+    }
+
+    transport_error tls_failure(const error_code& ec) {
+        std::string message = "TLS handshake with " + where + " failed: " + ec.message();
+        const long verify_result = ssl ? SSL_get_verify_result(ssl.get()) : X509_V_OK;
+        if (verify_result != X509_V_OK) {
+            message += " (";
+            message += X509_verify_cert_error_string(verify_result);
+            message += "; to trust a private server, give its certificate as ca_file or ca_certificates)";
+        }
+        return transport_error(transport_error_kind::tls, message, ec, true);
+    }
+
+    // Asks OpenSSL to check the certificate's name (or IP address) and sends SNI for names.
+    void prepare_tls() {
+        ssl.reset(SSL_new(tls.get()));
+        if (!ssl || !SSL_set_fd(ssl.get(), socket.native_handle())) throw error("cannot start TLS: " + openssl_reason());
+        SSL* native = ssl.get();
+        secure.emplace(socket, native);
+        error_code not_an_address;
+        asio::ip::make_address(server.host, not_an_address);
+        const bool verify = (SSL_get_verify_mode(native) & SSL_VERIFY_PEER) != 0;
+        if (not_an_address) {
+            if (!SSL_set_tlsext_host_name(native, server.host.c_str()) ||
+                (verify && !SSL_set1_host(native, server.host.c_str())))
+                throw error("cannot set the TLS host name " + server.host);
+        } else if (verify && !X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(native), server.host.c_str())) {
+            throw error("cannot set the TLS peer address " + server.host);
+        }
+    }
+
+    void close() noexcept {
+        open = false;
+        body_done = true;
+        parser.reset();
+        watchdog.cancel();
+        error_code ignored;
+        socket.shutdown(tcp::socket::shutdown_both, ignored);
+        socket.close(ignored);
+        secure.reset();
+        ssl.reset();
+    }
+};
+
+http_connection::http_connection(asio::any_io_executor executor, const base_url& server,
+                                 std::shared_ptr<SSL_CTX> tls)
+    : impl_(std::make_shared<impl>(std::move(executor), server, std::move(tls))) {}
+
+http_connection::~http_connection() = default;
+
+bool http_connection::is_open() const noexcept { return impl_->open; }
+
+bool http_connection::reusable() const noexcept { return impl_->open && impl_->body_done && !impl_->parser; }
+
+void http_connection::close() noexcept { impl_->close(); }
+
+asio::awaitable<void> http_connection::connect(const exchange_limits& limits) {
+    impl& d = *impl_;
+    if (d.open) co_return;
+    d.close();
+    d.buffer.clear();
+
+    // One timeout for resolving, connecting and the handshake together.
+    d.arm(limits.limits.connect, limits, impl::phase::resolve);
+    const std::string port = std::to_string(d.server.port);
+    auto [resolve_error, endpoints] = co_await d.resolver.async_resolve(d.server.host, port, as_result);
+    if (resolve_error) d.fail(d.outcome(resolve_error), impl::phase::resolve, limits);
+    auto [connect_error, endpoint] = co_await asio::async_connect(d.socket, endpoints, as_result);
+    if (connect_error) d.fail(d.outcome(connect_error), impl::phase::connect, limits);
+    error_code ignored;
+    d.socket.set_option(tcp::no_delay(true), ignored);
+
+    if (d.tls) {
+        d.socket.non_blocking(true, ignored);
+        d.prepare_tls();
+        auto [handshake_error, unused] = co_await d.secure->async_handshake(as_result);
+        if (handshake_error) d.fail(d.outcome(handshake_error), impl::phase::handshake, limits);
+    }
+    d.disarm();
+    d.open = true;
+}
+
+asio::awaitable<http_response_head> http_connection::send(const http_request& request,
+                                                          const exchange_limits& limits) {
+    impl& d = *impl_;
+    http::request<http::string_body> message{http::string_to_verb(request.method), request.target, 11};
+    message.set(http::field::host, d.server.host_header());
+    message.set(http::field::user_agent, "forma/0.1");
+    message.set(http::field::accept, request.accept);
+    if (request.headers)
+        for (const auto& [name, value] : *request.headers) message.set(name, value);
+    if (!request.body.empty() || request.method == "POST") {
+        message.set(http::field::content_type, request.content_type);
+        message.body() = std::string(request.body);
+    }
+    message.prepare_payload();
+
+    d.arm(limits.limits.idle, limits, impl::phase::write);
+    auto [write_error, written] = co_await d.on_stream(
+        [&](auto& stream) { return http::async_write(stream, message, as_result); });
+    if (write_error) d.fail(d.outcome(write_error), impl::phase::write, limits);
+
+    d.parser.emplace();
+    d.parser->body_limit(std::numeric_limits<std::uint64_t>::max()); // read_body enforces its own limit
+    d.parser->header_limit(max_header_bytes);
+    d.body_done = false;
+    d.arm(limits.limits.idle, limits, impl::phase::read_head);
+    auto [read_error, read] = co_await d.on_stream(
+        [&](auto& stream) { return http::async_read_header(stream, d.buffer, *d.parser, as_result); });
+    if (read_error) d.fail(d.outcome(read_error), impl::phase::read_head, limits);
+    d.disarm();
+
+    http_response_head head;
+    const auto& response = d.parser->get();
+    head.status = response.result_int();
+    for (const auto& field : response) head.headers.emplace_back(field.name_string(), field.value());
+    if (d.parser->is_done()) {
+        d.body_done = true;
+        if (!d.parser->keep_alive()) d.close();
+        d.parser.reset();
+    }
+    co_return head;
+}
+
+asio::awaitable<std::string_view> http_connection::read_some(const exchange_limits& limits) {
+    impl& d = *impl_;
+    if (d.body_done) co_return std::string_view{};
+    if (!d.chunk) d.chunk = std::make_unique<char[]>(body_chunk_bytes);
+    for (;;) {
+        auto& body = d.parser->get().body();
+        body.data = d.chunk.get();
+        body.size = body_chunk_bytes;
+        d.arm(limits.limits.idle, limits, impl::phase::read_body);
+        auto [read_error, read] = co_await d.on_stream(
+            [&](auto& stream) { return http::async_read_some(stream, d.buffer, *d.parser, as_result); });
+        if (read_error && read_error != http::error::need_buffer)
+            d.fail(d.outcome(read_error), impl::phase::read_body, limits);
+        d.disarm();
+        const std::size_t got = body_chunk_bytes - d.parser->get().body().size;
+        if (d.parser->is_done()) {
+            d.body_done = true;
+            if (!d.parser->keep_alive()) d.close();
+            d.parser.reset();
+        }
+        if (got > 0 || d.body_done) co_return std::string_view(d.chunk.get(), got);
+    }
+}
+
+asio::awaitable<std::string> http_connection::read_body(std::size_t max_size, const exchange_limits& limits) {
+    std::string body;
+    for (;;) {
+        const std::string_view bytes = co_await read_some(limits);
+        if (bytes.empty()) break;
+        if (body.size() + bytes.size() > max_size) {
+            impl_->close();
+            throw transport_error(transport_error_kind::body_too_large,
+                                  "the response from " + impl_->where + " is larger than its limit of " +
+                                      std::to_string(max_size) + " bytes",
+                                  http::error::body_limit, false);
+        }
+        body.append(bytes);
+    }
+    co_return body;
+}
+
+} // namespace forma::net::detail
