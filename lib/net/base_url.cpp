@@ -1,23 +1,18 @@
 #include <forma/net/base_url.hpp>
+#include "../detail/ascii.hpp"
 
 #include <charconv>
 
 namespace forma::net {
+
+using lib_detail::iequals;
+
 namespace {
 
 [[noreturn]] void fail(std::string_view url, std::string_view why) {
     throw error("invalid base URL \"" + std::string(url) + "\": " + std::string(why));
 }
 
-bool iequals(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-        if (x != y) return false;
-    }
-    return true;
-}
 
 } // namespace
 

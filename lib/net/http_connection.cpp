@@ -1,4 +1,5 @@
 #include "http_connection.hpp"
+#include "../detail/ascii.hpp"
 #include "tls_stream.hpp"
 
 #include <forma/error.hpp>
@@ -34,20 +35,14 @@ using boost::system::error_code;
 using std::chrono::milliseconds;
 using clock = std::chrono::steady_clock;
 
+using lib_detail::iequals;
+
 namespace {
 
 constexpr std::size_t max_header_bytes = 16 * 1024;
 constexpr std::size_t body_chunk_bytes = 8 * 1024;
 constexpr auto as_result = asio::as_tuple(asio::use_awaitable);
 
-bool iequals(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-        if (lower(a[i]) != lower(b[i])) return false;
-    }
-    return true;
-}
 
 std::string format_ms(milliseconds d) {
     return d.count() % 1000 == 0 ? std::to_string(d.count() / 1000) + " s" : std::to_string(d.count()) + " ms";

@@ -3,6 +3,7 @@
 
 #include <forma/testing/model_server.hpp>
 
+#include "../detail/ascii.hpp"
 #include "generated_answer.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -30,6 +31,9 @@
 #include <mutex>
 
 namespace forma::testing {
+
+using lib_detail::iequals;
+
 namespace {
 
 namespace asio = boost::asio;
@@ -41,12 +45,6 @@ using boost::system::error_code;
 // The longest a server-side close waits for the peer to finish sending (see linger_close).
 constexpr std::chrono::seconds linger_time{1};
 
-bool iequals(std::string_view a, std::string_view b) noexcept {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-               return lower(x) == lower(y);
-           });
-}
 
 const std::string* find_header(const scripted_reply& reply, std::string_view name) {
     for (const auto& [key, value] : reply.headers)

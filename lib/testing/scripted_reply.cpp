@@ -1,18 +1,16 @@
 #include <forma/testing/model_server.hpp>
+#include "../detail/ascii.hpp"
 
 #include "generated_answer.hpp"
 
 #include <algorithm>
 
 namespace forma::testing {
+
+using lib_detail::iequals;
+
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) noexcept {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-               return lower(x) == lower(y);
-           });
-}
 
 bool has_header(const scripted_reply& reply, std::string_view name) {
     return std::any_of(reply.headers.begin(), reply.headers.end(),
