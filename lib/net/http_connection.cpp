@@ -244,7 +244,9 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
     // Asks OpenSSL to check the certificate's name (or IP address) and sends SNI for names.
     void prepare_tls() {
         ssl.reset(SSL_new(tls.get()));
-        if (!ssl || !SSL_set_fd(ssl.get(), socket.native_handle())) throw error("cannot start TLS: " + openssl_reason());
+        BIO* bio = ssl ? socket_bio::make(socket.native_handle()) : nullptr;
+        if (!bio) throw error("cannot start TLS: " + openssl_reason());
+        SSL_set_bio(ssl.get(), bio, bio); // the SSL owns the BIO
         SSL* native = ssl.get();
         secure.emplace(socket, native);
         error_code not_an_address;

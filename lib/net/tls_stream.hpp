@@ -17,16 +17,71 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include <sys/socket.h>
+
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 
 namespace forma::net::detail {
+
+/** A BIO over a socket descriptor that writes with MSG_NOSIGNAL. OpenSSL's own socket BIO
+    writes with write(), which raises SIGPIPE (ending the process) when the peer has closed
+    the connection; a library must not do that, nor ask its users to ignore the signal.
+*/
+class socket_bio {
+public:
+    /// A BIO for `fd` (not owned), or null when OpenSSL fails.
+    static BIO* make(int fd) {
+        BIO* bio = BIO_new(method());
+        if (bio) BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+        return bio;
+    }
+
+private:
+    static int fd_of(BIO* bio) { return static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio))); }
+
+    static bool would_block() { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR; }
+
+    static int write(BIO* bio, const char* data, int size) {
+        BIO_clear_retry_flags(bio);
+        const ssize_t n = ::send(fd_of(bio), data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
+        if (n < 0 && would_block()) BIO_set_retry_write(bio);
+        return static_cast<int>(n);
+    }
+
+    static int read(BIO* bio, char* data, int size) {
+        BIO_clear_retry_flags(bio);
+        const ssize_t n = ::recv(fd_of(bio), data, static_cast<std::size_t>(size), 0);
+        if (n < 0 && would_block()) BIO_set_retry_read(bio);
+        return static_cast<int>(n);
+    }
+
+    static long control(BIO*, int command, long, void*) { return command == BIO_CTRL_FLUSH ? 1 : 0; }
+
+    static int create(BIO* bio) {
+        BIO_set_init(bio, 1);
+        return 1;
+    }
+
+    static BIO_METHOD* method() {
+        static BIO_METHOD* const methods = [] {
+            BIO_METHOD* m = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "forma socket");
+            BIO_meth_set_write(m, &socket_bio::write);
+            BIO_meth_set_read(m, &socket_bio::read);
+            BIO_meth_set_ctrl(m, &socket_bio::control);
+            BIO_meth_set_create(m, &socket_bio::create);
+            return m;
+        }();
+        return methods;
+    }
+};
 
 class tls_stream {
 public:
     using executor_type = boost::asio::ip::tcp::socket::executor_type;
 
-    /// `socket` is connected and non-blocking; `ssl` is attached to its descriptor.
+    /// `socket` is connected and non-blocking; `ssl` reads and writes it through a socket_bio.
     tls_stream(boost::asio::ip::tcp::socket& socket, SSL* ssl) noexcept : socket_(socket), ssl_(ssl) {}
 
     executor_type get_executor() noexcept { return socket_.get_executor(); }

@@ -143,11 +143,25 @@ TEST_F(chat_client_test, a_kept_connection_the_server_closed_is_replaced_without
     auto options = options_for(s);
     options.retry.max_retries = 0; // the replacement must not count as a retry
     forma::openai::chat_client client(io.get_executor(), options);
-    run(client.get_response(ask("one"), {}));
+    // A whole answer, then the server closes the connection without saying so (no
+    // "Connection: close"): the client keeps a connection that is already dead.
+    auto answer_then_close = scripted_reply::completion("and goodbye");
+    answer_then_close.ending = forma::testing::reply_ending::drop;
+    s.enqueue(answer_then_close);
+    EXPECT_EQ(run(client.get_response(ask("one"), {})).text(), "and goodbye");
+    EXPECT_EQ(client.idle_connections(), 1u);
+    EXPECT_EQ(run(client.get_response(ask("two"), {})).text(), "You said: two");
+    EXPECT_EQ(s.connections_accepted(), 2u);
+    EXPECT_EQ(s.requests().size(), 2u);
+}
+
+TEST_F(chat_client_test, a_connection_close_answer_is_not_kept) {
+    auto& s = server();
+    forma::openai::chat_client client(io.get_executor(), options_for(s));
     s.enqueue(scripted_reply::completion("closing").with_header("Connection", "close"));
-    EXPECT_EQ(run(client.get_response(ask("two"), {})).text(), "closing");
+    EXPECT_EQ(run(client.get_response(ask("one"), {})).text(), "closing");
     EXPECT_EQ(client.idle_connections(), 0u);
-    EXPECT_EQ(run(client.get_response(ask("three"), {})).text(), "You said: three");
+    EXPECT_EQ(run(client.get_response(ask("two"), {})).text(), "You said: two");
     EXPECT_EQ(s.connections_accepted(), 2u);
 }
 
