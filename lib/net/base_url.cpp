@@ -9,8 +9,19 @@ using lib_detail::iequals;
 
 namespace {
 
+// The URL as a message may quote it: without user information or a query, where a
+// credential could hide.
+std::string quotable(std::string_view url) {
+    std::string text(url.substr(0, url.find_first_of("?#")));
+    const auto authority = text.find("://");
+    const auto at = text.find('@', authority == std::string::npos ? 0 : authority);
+    if (authority != std::string::npos && at != std::string::npos && at < text.find('/', authority + 3))
+        text.replace(authority + 3, at - authority - 3, "...");
+    return text;
+}
+
 [[noreturn]] void fail(std::string_view url, std::string_view why) {
-    throw error("invalid base URL \"" + std::string(url) + "\": " + std::string(why));
+    throw error("invalid base URL \"" + quotable(url) + "\": " + std::string(why));
 }
 
 

@@ -24,6 +24,7 @@
 #include <openssl/x509v3.h>
 
 #include <limits>
+#include <tuple>
 
 namespace forma::net::detail {
 
@@ -156,7 +157,10 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
         armed_by_deadline = false;
         if (limits.deadline) {
             const auto left = std::chrono::duration_cast<milliseconds>(*limits.deadline - clock::now());
-            if (left <= milliseconds::zero()) fail(asio::error::timed_out, during, limits);
+            if (left <= milliseconds::zero()) {
+                armed_by_deadline = true;
+                fail(asio::error::timed_out, during, limits);
+            }
             if (timeout == milliseconds::zero() || left < timeout) {
                 armed = left;
                 armed_by_deadline = true;
@@ -173,10 +177,12 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
             if (ec) return;
             const auto self = weak.lock();
             if (!self || self->armings != arming) return;
+            // Closed, not cancelled: a multi-step operation between two socket waits would
+            // otherwise start its next wait with no timer. The connection is over anyway.
             self->timed_out = true;
             self->resolver.cancel();
             error_code ignored;
-            self->socket.cancel(ignored);
+            self->socket.close(ignored);
         });
     }
 
@@ -297,7 +303,15 @@ asio::awaitable<void> http_connection::connect(const exchange_limits& limits) {
     const std::string port = std::to_string(d.server.port);
     auto [resolve_error, endpoints] = co_await d.resolver.async_resolve(d.server.host, port, as_result);
     if (resolve_error) d.fail(d.outcome(resolve_error), impl::phase::resolve, limits);
-    auto [connect_error, endpoint] = co_await asio::async_connect(d.socket, endpoints, as_result);
+    // Address by address (not asio::async_connect, which goes on to the next address after
+    // the watchdog has ended the first): the timeout bounds them all together.
+    error_code connect_error = asio::error::host_not_found;
+    for (const auto& entry : endpoints) {
+        error_code ignored;
+        d.socket.close(ignored);
+        std::tie(connect_error) = co_await d.socket.async_connect(entry.endpoint(), as_result);
+        if (!connect_error || d.timed_out || connect_error == asio::error::operation_aborted) break;
+    }
     if (connect_error) d.fail(d.outcome(connect_error), impl::phase::connect, limits);
     error_code ignored;
     d.socket.set_option(tcp::no_delay(true), ignored);
@@ -365,6 +379,13 @@ asio::awaitable<std::string_view> http_connection::read_some(const exchange_limi
         d.arm(limits.limits.idle, limits, impl::phase::read_body);
         auto [read_error, read] = co_await d.on_stream(
             [&](auto& stream) { return http::async_read_some(stream, d.buffer, *d.parser, as_result); });
+        if (read_error == asio::ssl::error::stream_truncated && d.parser->need_eof() && !d.timed_out) {
+            // A body that ends with the connection, closed without TLS close_notify: Beast ends
+            // such a body only on a clean eof.
+            error_code ignored;
+            d.parser->put_eof(ignored);
+            read_error = {};
+        }
         if (read_error && read_error != http::error::need_buffer)
             d.fail(d.outcome(read_error), impl::phase::read_body, limits);
         d.disarm();

@@ -131,8 +131,9 @@ struct chat_client_state {
                 if (hint && *hint > options.retry.max_retry_after) throw failed;
                 failure = std::make_exception_ptr(std::move(failed));
             } catch (const transport_error& e) {
-                // A kept connection the server has closed meanwhile fails before any response: try a new one.
-                if (reused && e.before_response()) {
+                // A kept connection the server has closed meanwhile: try a new one (only then, so
+                // that a request the server may be working on is never sent twice for free).
+                if (reused && e.before_response() && e.kind() == transport_error_kind::closed) {
                     --retry;
                     continue;
                 }

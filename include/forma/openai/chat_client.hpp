@@ -33,8 +33,9 @@ struct chat_client_state;
     destroying a stream, closes the connection at once and throws
     `boost::system::system_error` (`operation_aborted`) for a cancelled wait.
 
-    The client must outlive no operation: operations and streams keep what they
-    need alive themselves.
+    Like an Asio I/O object, a client is used from one thread at a time: run its
+    io_context on one thread, or give it a strand. Operations and streams keep
+    what they need alive, so the client may be destroyed before them.
 */
 class chat_client final : public forma::chat_client {
 public:
