@@ -9,7 +9,8 @@ namespace forma::net {
     (transport_error_kind::timeout) and closes its connection.
 */
 struct timeouts {
-    /// Resolving, connecting and the TLS handshake, together.
+    /// Resolving, connecting (to each address in turn) and the TLS handshake, together. A
+    /// system resolver that hangs delays the error until getaddrinfo returns.
     std::chrono::milliseconds connect{std::chrono::seconds(10)};
     /** The longest wait for the next bytes of a response: before its headers
         (the model may think before answering) and between streamed chunks.
