@@ -189,11 +189,7 @@ public:
         try {
             if (!connection_) co_await start();
             for (;;) {
-                if (!whole_.empty()) {
-                    auto update = std::move(whole_.front());
-                    whole_.erase(whole_.begin());
-                    co_return update;
-                }
+                if (whole_next_ < whole_.size()) co_return std::move(whole_[whole_next_++]);
                 if (auto update = parser_.next(pending_)) co_return update;
                 if (body_ended_) {
                     if (!replied_whole_) parser_.finish();
@@ -241,7 +237,8 @@ private:
     exchange_limits limits_{};
     std::unique_ptr<http_connection> connection_;
     std::string_view pending_{};
-    std::vector<agent_response_update> whole_{};
+    std::vector<agent_response_update> whole_{}; // a whole response's updates, handed out in turn
+    std::size_t whole_next_ = 0;
     bool body_ended_ = false;
     bool replied_whole_ = false;
     bool ended_ = false;

@@ -72,28 +72,31 @@ struct connection {
 
 using request_parser = http::request_parser<http::string_body>;
 
+// Runs `operation(stream)` on the connection's TLS stream or its plain socket.
+template <class Operation>
+auto on_stream(connection& c, Operation&& operation) {
+    return c.tls ? operation(*c.tls) : operation(c.socket);
+}
+
 asio::awaitable<void> read_request(connection& c, beast::flat_buffer& buffer, request_parser& parser,
                                    error_code& ec) {
-    if (c.tls)
-        co_await http::async_read(*c.tls, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
-    else
-        co_await http::async_read(c.socket, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+    co_await on_stream(c, [&](auto& stream) {
+        return http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+    });
 }
 
 asio::awaitable<void> read_header(connection& c, beast::flat_buffer& buffer, request_parser& parser,
                                   error_code& ec) {
-    if (c.tls)
-        co_await http::async_read_header(*c.tls, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
-    else
-        co_await http::async_read_header(c.socket, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+    co_await on_stream(c, [&](auto& stream) {
+        return http::async_read_header(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+    });
 }
 
 asio::awaitable<void> write_bytes(connection& c, std::string_view bytes, error_code& ec) {
     const asio::const_buffer buffer(bytes.data(), bytes.size());
-    if (c.tls)
-        co_await asio::async_write(*c.tls, buffer, asio::redirect_error(asio::use_awaitable, ec));
-    else
-        co_await asio::async_write(c.socket, buffer, asio::redirect_error(asio::use_awaitable, ec));
+    co_await on_stream(c, [&](auto& stream) {
+        return asio::async_write(stream, buffer, asio::redirect_error(asio::use_awaitable, ec));
+    });
 }
 
 /// Reads and drops what comes (raw TCP: the TLS session is over) until the peer leaves or the socket is closed.

@@ -188,6 +188,15 @@ std::vector<std::string> sse_data(std::string_view body) {
 
 class model_server_test : public ::testing::Test {
 protected:
+    /// The TLS handshake of `c` must fail (a name, trust or version the server does not meet).
+    void expect_connect_fails(client& c) {
+        EXPECT_THROW(run(io, [&]() -> asio::awaitable<int> {
+                         co_await c.connect();
+                         co_return 0;
+                     }()),
+                     boost::system::system_error);
+    }
+
     asio::io_context io;
 };
 
@@ -219,19 +228,11 @@ TEST_F(model_server_test, the_certificate_also_names_localhost_and_an_untrusting
     }()));
 
     client wrong_name(server, "example.com");
-    EXPECT_THROW(run(io, [&]() -> asio::awaitable<int> {
-                     co_await wrong_name.connect();
-                     co_return 0;
-                 }()),
-                 boost::system::system_error);
+    expect_connect_fails(wrong_name);
 
     client untrusting(server);
     untrusting.trust_server = false;
-    EXPECT_THROW(run(io, [&]() -> asio::awaitable<int> {
-                     co_await untrusting.connect();
-                     co_return 0;
-                 }()),
-                 boost::system::system_error);
+    expect_connect_fails(untrusting);
 }
 
 TEST_F(model_server_test, streams_a_generated_answer_one_event_per_chunk) {
@@ -499,19 +500,11 @@ TEST_F(model_server_test, negotiates_only_the_versions_it_allows) {
     model_server only13(io.get_executor(), {.versions = forma::testing::tls_versions::tls13_only});
     client old(only13);
     old.max_version = TLS1_2_VERSION;
-    EXPECT_THROW(run(io, [&]() -> asio::awaitable<int> {
-                     co_await old.connect();
-                     co_return 0;
-                 }()),
-                 boost::system::system_error);
+    expect_connect_fails(old);
     model_server only12(io.get_executor(), {.versions = forma::testing::tls_versions::tls12_only});
     client modern(only12);
     modern.min_version = TLS1_3_VERSION;
-    EXPECT_THROW(run(io, [&]() -> asio::awaitable<int> {
-                     co_await modern.connect();
-                     co_return 0;
-                 }()),
-                 boost::system::system_error);
+    expect_connect_fails(modern);
 }
 
 TEST_F(model_server_test, records_requests_with_their_headers_and_bodies) {
