@@ -8,5 +8,6 @@
 #include <forma/agent/chat_client.hpp>
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/agent/chat_options.hpp>
+#include <forma/agent/provider_metadata.hpp>
 #include <forma/agent/structured_format.hpp>
 #include <forma/agent/update_stream.hpp>

@@ -7,3 +7,4 @@
 #include <forma/middleware.hpp>
 #include <forma/model.hpp>
 #include <forma/openai.hpp>
+#include <forma/telemetry.hpp>

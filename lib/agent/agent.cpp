@@ -70,6 +70,12 @@ std::string make_unique_id() {
     return id;
 }
 
+forma::chat_options agent::effective_chat_options(const agent_run_options& run_options) const {
+    forma::chat_options out = run_options.chat_options.value_or(forma::chat_options{});
+    if (run_options.response_format) out.response_format = run_options.response_format;
+    return out;
+}
+
 std::shared_ptr<agent_session> agent::create_session() const {
     return std::make_shared<agent_session>(make_unique_id());
 }

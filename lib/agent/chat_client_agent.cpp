@@ -24,6 +24,12 @@ forma::chat_options chat_client_agent::effective_chat_options(const agent_run_op
     return out;
 }
 
+provider_metadata chat_client_agent::provider() const {
+    provider_metadata out = client_.provider();
+    if (!options_.chat_options.model.empty()) out.default_model = options_.chat_options.model;
+    return out;
+}
+
 void chat_client_agent::claim(agent_response<>& response) const {
     for (auto& message : response.messages)
         if (message.author_name.empty() && message.role == chat_role::assistant())

@@ -18,6 +18,7 @@ chat_options merge(const chat_options& base, const chat_options& overrides) {
     if (overrides.response_format) out.response_format = overrides.response_format;
     if (overrides.continuation_token) out.continuation_token = overrides.continuation_token;
     out.allow_background_responses = base.allow_background_responses || overrides.allow_background_responses;
+    if (overrides.telemetry) out.telemetry = overrides.telemetry;
     for (const auto& property : overrides.additional_properties)
         out.additional_properties[property.key()] = property.value();
     return out;

@@ -31,6 +31,17 @@ agent_builder&& agent_builder::use_structured_output(chat_client& client) && {
     return std::move(use_structured_output(client));
 }
 
+agent_builder& agent_builder::use_telemetry(telemetry_options options) & {
+    if (!options.exporter) throw std::invalid_argument("agent_builder::use_telemetry needs an exporter");
+    return use([options = std::move(options)](std::shared_ptr<agent> inner) -> std::shared_ptr<agent> {
+        return std::make_shared<telemetry_agent>(std::move(inner), options);
+    });
+}
+
+agent_builder&& agent_builder::use_telemetry(telemetry_options options) && {
+    return std::move(use_telemetry(std::move(options)));
+}
+
 std::shared_ptr<agent> agent_builder::build() const {
     std::shared_ptr<agent> built = inner_;
     // The first `use` is outermost, so wrap from the last one outwards.

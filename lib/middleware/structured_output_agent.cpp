@@ -9,11 +9,13 @@ bool wants_json(const std::optional<response_format>& format) {
     return format && format->kind() != response_format_kind::text;
 }
 
-chat_options conversion_options(const structured_output_agent::options& options,
-                                const response_format& requested) {
+// The conversion call belongs to the run's trace, when the run carries one.
+chat_options conversion_options(const structured_output_agent::options& options, const response_format& requested,
+                                const agent_run_options& run) {
     chat_options out = options.chat_options;
     out.instructions = options.instructions;
     out.response_format = requested;
+    if (run.chat_options && run.chat_options->telemetry) out.telemetry = run.chat_options->telemetry;
     return out;
 }
 
@@ -40,9 +42,10 @@ structured_output_agent::run_core(std::vector<chat_message> messages, std::share
         co_return co_await inner()->run(std::move(messages), std::move(session), std::move(options));
 
     options.response_format.reset(); // the inner agent answers in its own way
+    chat_options conversion = conversion_options(options_, *requested, options);
     agent_response<> original = co_await inner()->run(std::move(messages), std::move(session), std::move(options));
     agent_response<> converted =
-        co_await client_.get_response(conversion_request(original.text()), conversion_options(options_, *requested));
+        co_await client_.get_response(conversion_request(original.text()), std::move(conversion));
 
     for (auto& message : converted.messages)
         if (message.author_name.empty()) message.author_name = std::string(name());
@@ -103,11 +106,12 @@ update_stream structured_output_agent::run_streaming_core(std::vector<chat_messa
     if (!wants_json(requested))
         return inner()->run_streaming(std::move(messages), std::move(session), std::move(options));
     options.response_format.reset();
+    chat_options conversion = conversion_options(options_, *requested, options);
     update_stream inner_stream =
         inner()->run_streaming(std::move(messages), std::move(session), std::move(options));
     return update_stream(get_executor(),
                          std::make_unique<structured_streaming_run>(std::move(inner_stream), client_,
-                                                                    conversion_options(options_, *requested),
+                                                                    std::move(conversion),
                                                                     std::string(name())));
 }
 

@@ -8,6 +8,8 @@
 #include <forma/openai/request_builder.hpp>
 #include <forma/openai/response_parser.hpp>
 #include <forma/openai/stream_parser.hpp>
+#include <forma/telemetry/gen_ai.hpp>
+#include <forma/telemetry/operation_span.hpp>
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -101,13 +103,43 @@ struct chat_client_state {
         http_response_head head;
     };
 
+    provider_metadata provider() const {
+        return {.name = options.azure ? "azure.ai.openai" : "openai",
+                .server_address = server.host,
+                .server_port = server.port,
+                .default_model = options.model};
+    }
+
+    // The span of one call, a child of the span its options carry (none without one).
+    telemetry::operation_span start_span(const std::vector<chat_message>& messages, const chat_options& request,
+                                         bool stream) const {
+        if (!request.telemetry) return telemetry::operation_span({}, {});
+        const std::string& model = request.model.empty() ? options.model : request.model;
+        std::string name(telemetry::gen_ai::operation::chat);
+        if (!model.empty()) name.append(" ").append(model);
+        return telemetry::operation_span(*request.telemetry, {.operation_name = telemetry::gen_ai::operation::chat,
+                                                              .span_name = std::move(name),
+                                                              .provider = provider(),
+                                                              .request = &request,
+                                                              .streaming = stream,
+                                                              .input_messages = &messages});
+    }
+
+    // The client's headers, with the W3C traceparent of the call's span when it has one.
+    net::detail::header_list headers_for(const telemetry::operation_span& span) const {
+        net::detail::header_list out = headers;
+        if (span.recording()) out.emplace_back("traceparent", telemetry::to_traceparent(span.context()));
+        return out;
+    }
+
     // Sends `body` until a 2xx response's head arrives, retrying what the policy allows.
-    asio::awaitable<opened_response> open(const std::string& body, bool stream, const exchange_limits& limits) {
+    asio::awaitable<opened_response> open(const std::string& body, const net::detail::header_list& request_headers,
+                                          bool stream, const exchange_limits& limits) {
         const net::detail::http_request request{.method = "POST",
                                                 .target = target,
                                                 .content_type = "application/json",
                                                 .accept = stream ? "text/event-stream" : "application/json",
-                                                .headers = &headers,
+                                                .headers = &request_headers,
                                                 .body = body};
         for (int retry = 0;; ++retry) {
             std::exception_ptr failure;
@@ -165,23 +197,35 @@ namespace {
 
 using client_state = std::shared_ptr<detail::chat_client_state>;
 
-asio::awaitable<agent_response<>> complete(client_state state, std::string body) {
-    const exchange_limits limits = state->limits_from_now();
-    auto opened = co_await state->open(body, false, limits);
-    std::string text = co_await opened.connection->read_body(state->options.max_response_body, limits);
-    state->give_back(std::move(opened.connection));
+agent_response<> parse_redacted(const detail::chat_client_state& state, std::string_view text, unsigned status) {
     try {
-        co_return parse_response(text, static_cast<int>(opened.head.status));
+        return parse_response(text, static_cast<int>(status));
     } catch (const http_error& e) {
-        throw redacted(e, state->options.api_key);
+        throw redacted(e, state.options.api_key);
+    }
+}
+
+asio::awaitable<agent_response<>> complete(client_state state, std::string body, telemetry::operation_span span) {
+    try {
+        const exchange_limits limits = state->limits_from_now();
+        const auto headers = state->headers_for(span);
+        auto opened = co_await state->open(body, headers, false, limits);
+        std::string text = co_await opened.connection->read_body(state->options.max_response_body, limits);
+        state->give_back(std::move(opened.connection));
+        agent_response<> response = parse_redacted(*state, text, opened.head.status);
+        span.end(response);
+        co_return response;
+    } catch (...) {
+        span.fail(std::current_exception());
+        throw;
     }
 }
 
 // A streamed response: the request is sent on the first next(); the body is read as it is consumed.
 class response_stream final : public update_source {
 public:
-    response_stream(client_state state, std::string body)
-        : state_(std::move(state)), body_(std::move(body)),
+    response_stream(client_state state, std::string body, telemetry::operation_span span)
+        : state_(std::move(state)), body_(std::move(body)), span_(std::move(span)),
           parser_({.sse = {.max_event_size = state_->options.max_stream_event}, .keep_raw_chunks = false}) {}
 
     asio::awaitable<std::optional<agent_response_update>> next() override {
@@ -189,12 +233,20 @@ public:
         try {
             if (!connection_) co_await start();
             for (;;) {
-                if (whole_next_ < whole_.size()) co_return std::move(whole_[whole_next_++]);
-                if (auto update = parser_.next(pending_)) co_return update;
+                std::optional<agent_response_update> update;
+                if (whole_next_ < whole_.size())
+                    update = std::move(whole_[whole_next_++]);
+                else
+                    update = parser_.next(pending_);
+                if (update) {
+                    span_.add_update(*update);
+                    co_return update;
+                }
                 if (body_ended_) {
                     if (!replied_whole_) parser_.finish();
                     ended_ = true;
                     state_->give_back(std::move(connection_));
+                    span_.end();
                     co_return std::nullopt;
                 }
                 pending_ = co_await connection_->read_some(limits_);
@@ -202,9 +254,12 @@ public:
             }
         } catch (const http_error& e) {
             fail();
-            throw redacted(e, state_->options.api_key);
+            const http_error safe = redacted(e, state_->options.api_key);
+            span_.fail(std::make_exception_ptr(safe));
+            throw safe;
         } catch (...) {
             fail();
+            span_.fail(std::current_exception());
             throw;
         }
     }
@@ -212,7 +267,8 @@ public:
 private:
     asio::awaitable<void> start() {
         limits_ = state_->limits_from_now();
-        auto opened = co_await state_->open(body_, true, limits_);
+        const auto headers = state_->headers_for(span_);
+        auto opened = co_await state_->open(body_, headers, true, limits_);
         connection_ = std::move(opened.connection);
         body_.clear();
         body_.shrink_to_fit();
@@ -220,7 +276,7 @@ private:
         if (opened.head.header("content-type").starts_with("application/json")) {
             replied_whole_ = true;
             const std::string text = co_await connection_->read_body(state_->options.max_response_body, limits_);
-            whole_ = parse_response(text, static_cast<int>(opened.head.status)).to_updates();
+            whole_ = parse_redacted(*state_, text, opened.head.status).to_updates();
             body_ended_ = true;
         }
     }
@@ -233,6 +289,7 @@ private:
 
     client_state state_;
     std::string body_;
+    telemetry::operation_span span_;
     stream_parser parser_;
     exchange_limits limits_{};
     std::unique_ptr<http_connection> connection_;
@@ -253,6 +310,8 @@ chat_client::~chat_client() = default;
 
 chat_client::executor_type chat_client::get_executor() const { return state_->executor; }
 
+provider_metadata chat_client::provider() const { return state_->provider(); }
+
 const client_options& chat_client::options() const noexcept { return state_->options; }
 
 std::size_t chat_client::idle_connections() const noexcept { return state_->idle.size(); }
@@ -261,12 +320,13 @@ asio::awaitable<agent_response<>> chat_client::get_response(std::vector<chat_mes
                                                             chat_options options) {
     // Built now, so that a request that cannot be expressed fails before any I/O.
     std::string body = boost::json::serialize(build_request(messages, options, state_->options.model, false));
-    return complete(state_, std::move(body));
+    return complete(state_, std::move(body), state_->start_span(messages, options, false));
 }
 
 update_stream chat_client::get_streaming_response(std::vector<chat_message> messages, chat_options options) {
     std::string body = boost::json::serialize(build_request(messages, options, state_->options.model, true));
-    return update_stream(state_->executor, std::make_unique<response_stream>(state_, std::move(body)));
+    return update_stream(state_->executor, std::make_unique<response_stream>(state_, std::move(body),
+                                                                              state_->start_span(messages, options, true)));
 }
 
 } // namespace forma::openai

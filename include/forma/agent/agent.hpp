@@ -2,6 +2,8 @@
 
 #include <forma/agent/agent_run_options.hpp>
 #include <forma/agent/agent_session.hpp>
+#include <forma/agent/chat_options.hpp>
+#include <forma/agent/provider_metadata.hpp>
 #include <forma/agent/structured_format.hpp>
 #include <forma/agent/update_stream.hpp>
 #include <forma/model/agent_response.hpp>
@@ -43,6 +45,13 @@ public:
 
     /// A new, empty session with a fresh id; agents may put initial state in it.
     virtual std::shared_ptr<agent_session> create_session() const;
+
+    /// Who serves this agent's model, for telemetry; empty by default.
+    virtual provider_metadata provider() const { return {}; }
+
+    /// The chat options a run with `run_options` would send its model, for
+    /// telemetry: by default the run's own chat options and response format.
+    virtual forma::chat_options effective_chat_options(const agent_run_options& run_options) const;
 
     boost::asio::awaitable<agent_response<>> run(std::vector<chat_message> messages,
                                                  std::shared_ptr<agent_session> session = nullptr,

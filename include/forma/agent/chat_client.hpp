@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/agent/chat_options.hpp>
+#include <forma/agent/provider_metadata.hpp>
 #include <forma/agent/update_stream.hpp>
 #include <forma/model/agent_response.hpp>
 #include <forma/model/chat_message.hpp>
@@ -26,6 +27,9 @@ public:
 
     /// The executor every operation of this client runs on.
     virtual executor_type get_executor() const = 0;
+
+    /// Who serves the model, for telemetry; empty by default.
+    virtual provider_metadata provider() const { return {}; }
 
     virtual boost::asio::awaitable<agent_response<>>
     get_response(std::vector<chat_message> messages, chat_options options) = 0;

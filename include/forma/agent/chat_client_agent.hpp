@@ -46,8 +46,11 @@ public:
     const chat_client_agent_options& options() const noexcept { return options_; }
     chat_client& client() const noexcept { return client_; }
 
+    /// The client's provider, with the agent's model as the default model when it names one.
+    provider_metadata provider() const override;
+
     /// The chat options a run with `run_options` sends: the agent's, the run's on top.
-    forma::chat_options effective_chat_options(const agent_run_options& run_options) const;
+    forma::chat_options effective_chat_options(const agent_run_options& run_options) const override;
 
 protected:
     boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,

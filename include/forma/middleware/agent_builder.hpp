@@ -2,6 +2,7 @@
 
 #include <forma/agent/agent.hpp>
 #include <forma/agent/chat_client.hpp>
+#include <forma/middleware/telemetry_agent.hpp>
 
 #include <functional>
 #include <memory>
@@ -12,7 +13,8 @@ namespace forma {
 /** Stacks decorators on an agent:
 
         auto agent = forma::agent_builder(inner)
-                         .use(my_decorator_factory)          // outermost
+                         .use_telemetry({.exporter = exporter}) // outermost
+                         .use(my_decorator_factory)
                          .use_structured_output(chat_client) // innermost decorator
                          .build();
 
@@ -33,6 +35,10 @@ public:
     /// the requested format. The client must outlive the built agent.
     agent_builder& use_structured_output(chat_client& client) &;
     agent_builder&& use_structured_output(chat_client& client) &&;
+
+    /// Adds a telemetry_agent recording each run (spans and metrics) to `options.exporter`.
+    agent_builder& use_telemetry(telemetry_options options) &;
+    agent_builder&& use_telemetry(telemetry_options options) &&;
 
     /// The decorated agent (the inner one when nothing was added).
     std::shared_ptr<agent> build() const;

@@ -18,6 +18,10 @@ public:
     std::string_view name() const noexcept override { return inner_->name(); }
     std::string_view description() const noexcept override { return inner_->description(); }
     std::shared_ptr<agent_session> create_session() const override { return inner_->create_session(); }
+    provider_metadata provider() const override { return inner_->provider(); }
+    forma::chat_options effective_chat_options(const agent_run_options& run_options) const override {
+        return inner_->effective_chat_options(run_options);
+    }
 
     const std::shared_ptr<agent>& inner() const noexcept { return inner_; }
 

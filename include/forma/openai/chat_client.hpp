@@ -33,6 +33,10 @@ struct chat_client_state;
     destroying a stream, closes the connection at once and throws
     `boost::system::system_error` (`operation_aborted`) for a cancelled wait.
 
+    Telemetry: a call whose options carry a span (chat_options::telemetry, set by
+    telemetry_agent) is recorded as a child span `chat {model}` and sends that
+    span's W3C `traceparent` header.
+
     Like an Asio I/O object, a client is used from one thread at a time: run its
     io_context on one thread, or give it a strand. Operations and streams keep
     what they need alive, so the client may be destroyed before them.
@@ -47,6 +51,9 @@ public:
     chat_client& operator=(const chat_client&) = delete;
 
     executor_type get_executor() const override;
+
+    /// "openai" ("azure.ai.openai" in Azure mode), the server's host and port, the client's model.
+    provider_metadata provider() const override;
 
     boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
                                                           chat_options options) override;

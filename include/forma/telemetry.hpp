@@ -1,0 +1,15 @@
+#pragma once
+// Spans and metrics with the OpenTelemetry GenAI names, and their exporters.
+
+#include <forma/telemetry/attribute.hpp>
+#include <forma/telemetry/exporter.hpp>
+#include <forma/telemetry/gen_ai.hpp>
+#include <forma/telemetry/in_memory_exporter.hpp>
+#include <forma/telemetry/metric_data.hpp>
+#include <forma/telemetry/metric_store.hpp>
+#include <forma/telemetry/operation_span.hpp>
+#include <forma/telemetry/otlp_http_exporter.hpp>
+#include <forma/telemetry/otlp_json.hpp>
+#include <forma/telemetry/span_context.hpp>
+#include <forma/telemetry/span_data.hpp>
+#include <forma/telemetry/trace_parent.hpp>

@@ -1,0 +1,131 @@
+#include <forma/middleware/telemetry_agent.hpp>
+
+#include <forma/telemetry/gen_ai.hpp>
+#include <forma/telemetry/operation_span.hpp>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string_view>
+
+namespace forma {
+
+namespace {
+
+bool capture_from_environment() {
+    const char* value = std::getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT");
+    return value && std::string_view(value) == "true";
+}
+
+// Hands the run's span down to the chat client through the run's chat options.
+void carry(agent_run_options& options, const telemetry::operation_span& span) {
+    if (!span.recording()) return;
+    if (!options.chat_options) options.chat_options.emplace();
+    options.chat_options->telemetry = span.child();
+}
+
+} // namespace
+
+telemetry_agent::telemetry_agent(std::shared_ptr<agent> inner, telemetry_options options)
+    : delegating_agent(std::move(inner)), exporter_(std::move(options.exporter)),
+      sensitive_data_(options.sensitive_data.value_or(capture_from_environment())),
+      provider_name_(std::move(options.provider_name)) {
+    if (!exporter_) throw std::invalid_argument("telemetry_agent needs an exporter");
+}
+
+telemetry::trace_parent telemetry_agent::parent_of(const agent_run_options& options) const {
+    telemetry::trace_parent parent{.exporter = exporter_, .context = {}, .sensitive_data = sensitive_data_};
+    if (options.chat_options && options.chat_options->telemetry)
+        parent.context = options.chat_options->telemetry->context;
+    return parent;
+}
+
+namespace {
+
+// Starts the span of one run of `agent` (the telemetry_agent, which answers as its inner agent).
+telemetry::operation_span start_span(const agent& agent, telemetry::trace_parent parent,
+                                     std::string_view provider_name, const std::vector<chat_message>& messages,
+                                     const agent_session& session, const agent_run_options& options, bool streaming) {
+    const chat_options request = agent.effective_chat_options(options);
+    provider_metadata provider = agent.provider();
+    if (provider.name.empty()) provider.name = provider_name;
+    std::string span_name(telemetry::gen_ai::operation::invoke_agent);
+    if (!agent.name().empty()) span_name.append(" ").append(agent.name());
+    return telemetry::operation_span(std::move(parent),
+                                     {.operation_name = telemetry::gen_ai::operation::invoke_agent,
+                                      .span_name = std::move(span_name),
+                                      .provider = std::move(provider),
+                                      .request = &request,
+                                      .streaming = streaming,
+                                      .agent_id = agent.id(),
+                                      .agent_name = agent.name(),
+                                      .agent_description = agent.description(),
+                                      .conversation_id = session.id,
+                                      .input_messages = &messages});
+}
+
+} // namespace
+
+boost::asio::awaitable<agent_response<>>
+telemetry_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
+                          agent_run_options options) {
+    telemetry::operation_span span =
+        start_span(*this, parent_of(options), provider_name_, messages, *session, options, false);
+    carry(options, span);
+    try {
+        agent_response<> response =
+            co_await delegating_agent::run_core(std::move(messages), std::move(session), std::move(options));
+        span.end(response);
+        co_return response;
+    } catch (...) {
+        span.fail(std::current_exception());
+        throw;
+    }
+}
+
+/// Starts the span and the inner stream at the first next(), and ends the span with the stream.
+class telemetry_agent::streaming_run final : public update_source {
+public:
+    streaming_run(telemetry_agent& agent, std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
+                  agent_run_options options)
+        : agent_(agent), messages_(std::move(messages)), session_(std::move(session)), options_(std::move(options)) {}
+
+    boost::asio::awaitable<std::optional<agent_response_update>> next() override {
+        try {
+            if (!inner_) start();
+            auto update = co_await inner_->next();
+            if (update)
+                span_->add_update(*update);
+            else
+                span_->end();
+            co_return update;
+        } catch (...) {
+            if (span_) span_->fail(std::current_exception());
+            throw;
+        }
+    }
+
+private:
+    void start() {
+        span_.emplace(start_span(agent_, agent_.parent_of(options_), agent_.provider_name_, messages_, *session_,
+                                 options_, true));
+        carry(options_, *span_);
+        inner_.emplace(agent_.delegating_agent::run_streaming_core(std::move(messages_), std::move(session_),
+                                                                    std::move(options_)));
+    }
+
+    telemetry_agent& agent_;
+    std::vector<chat_message> messages_;
+    std::shared_ptr<agent_session> session_;
+    agent_run_options options_;
+    std::optional<telemetry::operation_span> span_;
+    std::optional<update_stream> inner_;
+};
+
+update_stream telemetry_agent::run_streaming_core(std::vector<chat_message> messages,
+                                                  std::shared_ptr<agent_session> session,
+                                                  agent_run_options options) {
+    return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(messages),
+                                                                         std::move(session), std::move(options)));
+}
+
+} // namespace forma

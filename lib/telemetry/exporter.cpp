@@ -1,0 +1,12 @@
+#include <forma/telemetry/exporter.hpp>
+
+namespace forma::telemetry {
+
+exporter::~exporter() = default;
+
+void exporter::record(const histogram_instrument& instrument, double value, const attribute_list& attributes) {
+    metrics_->record(instrument, value, attributes);
+    on_metrics_recorded();
+}
+
+} // namespace forma::telemetry
