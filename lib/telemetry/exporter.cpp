@@ -9,4 +9,10 @@ void exporter::record(const histogram_instrument& instrument, double value, cons
     on_metrics_recorded();
 }
 
+void exporter::record(const histogram_instrument& instrument, double value,
+                      std::span<const attribute* const> attributes) {
+    metrics_->record(instrument, value, attributes);
+    on_metrics_recorded();
+}
+
 } // namespace forma::telemetry

@@ -16,12 +16,14 @@ void in_memory_exporter::export_span(span_data span) {
 
 std::vector<span_data> in_memory_exporter::spans() const {
     const std::lock_guard lock(mutex_);
-    return spans_;
+    return {spans_.begin(), spans_.end()};
 }
 
 std::vector<span_data> in_memory_exporter::take_spans() {
     const std::lock_guard lock(mutex_);
-    return std::exchange(spans_, {});
+    std::vector<span_data> out(std::make_move_iterator(spans_.begin()), std::make_move_iterator(spans_.end()));
+    spans_.clear();
+    return out;
 }
 
 std::optional<span_data> in_memory_exporter::find_span(std::string_view name) const {

@@ -8,28 +8,29 @@ namespace forma::telemetry {
 
 namespace {
 
-// An attribute set as one string, so that equal sets (in any order) find one point.
-std::string encode(const attribute_list& attributes) {
-    std::vector<const attribute*> sorted;
-    sorted.reserve(attributes.size());
-    for (const auto& a : attributes) sorted.push_back(&a);
+// An attribute set as one string, so that equal sets (in any order) find one point. Written
+// into a buffer of the thread's, so that recording allocates nothing once warm.
+const std::string& encode(std::span<const attribute* const> attributes) {
+    thread_local std::vector<const attribute*> sorted;
+    thread_local std::string key;
+    sorted.assign(attributes.begin(), attributes.end());
     std::sort(sorted.begin(), sorted.end(), [](const attribute* a, const attribute* b) { return a->key < b->key; });
-    std::string key;
+    key.clear();
     for (const attribute* a : sorted) {
-        key += a->key;
+        key += a->key.view();
         key += '\x1f';
         key += static_cast<char>('0' + a->value.index());
         std::visit(
-            [&key](const auto& v) {
+            [&out = key](const auto& v) {
                 using V = std::decay_t<decltype(v)>;
                 if constexpr (std::is_same_v<V, std::string>) {
-                    key += v;
+                    out += v;
                 } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
-                    for (const auto& s : v) key.append(s).push_back('\x1d');
+                    for (const auto& s : v) out.append(s).push_back('\x1d');
                 } else {
                     char bytes[sizeof(V)];
                     std::memcpy(bytes, &v, sizeof(V));
-                    key.append(bytes, sizeof(V));
+                    out.append(bytes, sizeof(V));
                 }
             },
             a->value);
@@ -43,7 +44,15 @@ std::string encode(const attribute_list& attributes) {
 metric_store::metric_store() : start_(std::chrono::system_clock::now()) {}
 
 void metric_store::record(const histogram_instrument& instrument, double value, const attribute_list& attributes) {
-    std::string key = encode(attributes);
+    std::vector<const attribute*> refs;
+    refs.reserve(attributes.size());
+    for (const auto& a : attributes) refs.push_back(&a);
+    record(instrument, value, refs);
+}
+
+void metric_store::record(const histogram_instrument& instrument, double value,
+                          std::span<const attribute* const> attributes) {
+    const std::string& key = encode(attributes);
     const std::lock_guard lock(mutex_);
     auto found = series_.find(instrument.name);
     if (found == series_.end()) {
@@ -58,9 +67,9 @@ void metric_store::record(const histogram_instrument& instrument, double value, 
     series& s = found->second;
     auto at = s.index.find(key);
     if (at == s.index.end()) {
-        at = s.index.emplace(std::move(key), s.data.points.size()).first;
+        at = s.index.emplace(key, s.data.points.size()).first;
         histogram_point point;
-        point.attributes = attributes;
+        for (const attribute* a : attributes) point.attributes.push_back(*a);
         point.bucket_counts.assign(s.data.bounds.size() + 1, 0);
         point.min = point.max = value;
         s.data.points.push_back(std::move(point));

@@ -14,6 +14,8 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <optional>
 #include <typeinfo>
@@ -71,13 +73,18 @@ std::string error_type(std::exception_ptr error) {
     }
 }
 
+// The span attributes the metrics carry; error.type only on the duration.
+constexpr std::array<std::string_view, 6> metric_keys{attr::operation_name, attr::provider_name, attr::request_model,
+                                                      attr::response_model, attr::server_address, attr::server_port};
+
+const attribute input_tokens{attr::token_type, std::string("input")};
+const attribute output_tokens{attr::token_type, std::string("output")};
+
 struct operation_span::state {
     std::shared_ptr<telemetry::exporter> sink;
     bool sensitive = false;
-    bool streaming = false;
     span_data span;
     steady::time_point started;
-    attribute_list metric_attributes; // shared by the metrics of this operation
     std::optional<double> time_to_first_chunk;
     // What a stream said so far.
     std::string response_id;
@@ -86,29 +93,37 @@ struct operation_span::state {
     std::optional<usage_details> usage;
     std::optional<agent_response_builder> output; // only with sensitive data
 
-    void set(std::string_view key, attribute_value value) { telemetry::set(span.attributes, key, std::move(value)); }
+    // The metrics refer to the span's attributes: nothing is copied unless an attribute set is new.
+    void record_metrics(double duration, const std::optional<usage_details>& counts) {
+        std::array<const attribute*, metric_keys.size() + 1> refs{};
+        std::size_t n = 0;
+        for (const auto& a : span.attributes)
+            if (std::find(metric_keys.begin(), metric_keys.end(), a.key) != metric_keys.end()) refs[n++] = &a;
+        const std::span<const attribute* const> common(refs.data(), n);
+        if (time_to_first_chunk) sink->record(gen_ai::time_to_first_chunk, *time_to_first_chunk, common);
+        if (counts && counts->input_token_count) {
+            refs[n] = &input_tokens;
+            sink->record(gen_ai::token_usage, static_cast<double>(*counts->input_token_count), {refs.data(), n + 1});
+        }
+        if (counts && counts->output_token_count) {
+            refs[n] = &output_tokens;
+            sink->record(gen_ai::token_usage, static_cast<double>(*counts->output_token_count), {refs.data(), n + 1});
+        }
+        auto error = std::find_if(span.attributes.begin(), span.attributes.end(),
+                                  [](const attribute& a) { return a.key == attr::error_type; });
+        if (error != span.attributes.end()) refs[n++] = &*error;
+        sink->record(gen_ai::operation_duration, duration, {refs.data(), n});
+    }
+
+    void set(attribute_key key, attribute_value value) { telemetry::set(span.attributes, std::move(key), std::move(value)); }
 
     void set_response(std::string_view id, std::string_view model, const std::optional<forma::finish_reason>& reason,
                       const std::optional<usage_details>& counts) {
         if (!id.empty()) set(attr::response_id, std::string(id));
-        if (!model.empty()) {
-            set(attr::response_model, std::string(model));
-            telemetry::set(metric_attributes, attr::response_model, std::string(model));
-        }
+        if (!model.empty()) set(attr::response_model, std::string(model));
         if (reason) set(attr::response_finish_reasons, std::vector<std::string>{reason->value()});
         if (counts && counts->input_token_count) set(attr::usage_input_tokens, *counts->input_token_count);
         if (counts && counts->output_token_count) set(attr::usage_output_tokens, *counts->output_token_count);
-    }
-
-    void record_tokens(const std::optional<usage_details>& counts) {
-        if (!counts) return;
-        attribute_list attributes = metric_attributes;
-        attributes.push_back({std::string(attr::token_type), std::string("input")});
-        if (counts->input_token_count)
-            sink->record(gen_ai::token_usage, static_cast<double>(*counts->input_token_count), attributes);
-        attributes.back().value = std::string("output");
-        if (counts->output_token_count)
-            sink->record(gen_ai::token_usage, static_cast<double>(*counts->output_token_count), attributes);
     }
 
     // Ends the span, records the metrics and hands both over; never throws.
@@ -116,14 +131,8 @@ struct operation_span::state {
         try {
             const auto elapsed = steady::now() - started;
             span.end_time = span.start_time + std::chrono::duration_cast<std::chrono::system_clock::duration>(elapsed);
-            if (time_to_first_chunk) {
-                set(attr::response_time_to_first_chunk, *time_to_first_chunk);
-                sink->record(gen_ai::time_to_first_chunk, *time_to_first_chunk, metric_attributes);
-            }
-            record_tokens(counts);
-            if (auto* error = find(span.attributes, attr::error_type))
-                telemetry::set(metric_attributes, attr::error_type, *error);
-            sink->record(gen_ai::operation_duration, seconds(elapsed), metric_attributes);
+            if (time_to_first_chunk) set(attr::response_time_to_first_chunk, *time_to_first_chunk);
+            record_metrics(seconds(elapsed), counts);
         } catch (...) {
             // Telemetry never changes the operation's outcome.
         }
@@ -140,7 +149,6 @@ operation_span::operation_span(trace_parent parent, const operation_info& info) 
         auto s = std::make_unique<state>();
         s->sink = std::move(parent.exporter);
         s->sensitive = parent.sensitive_data;
-        s->streaming = info.streaming;
         s->span.name = info.span_name;
         s->span.kind = span_kind::client;
         s->span.context.trace_id = parent.context.valid() ? parent.context.trace_id : make_trace_id();
@@ -153,20 +161,16 @@ operation_span::operation_span(trace_parent parent, const operation_info& info) 
         const chat_options& request = info.request ? *info.request : no_options;
         const std::string& model = request.model.empty() ? info.provider.default_model : request.model;
 
-        attribute_list& common = s->metric_attributes;
-        common.push_back({std::string(attr::operation_name), std::string(info.operation_name)});
-        if (!info.provider.name.empty()) common.push_back({std::string(attr::provider_name), info.provider.name});
-        if (!model.empty()) common.push_back({std::string(attr::request_model), model});
-        if (!info.provider.server_address.empty()) {
-            common.push_back({std::string(attr::server_address), info.provider.server_address});
-            if (info.provider.server_port)
-                common.push_back({std::string(attr::server_port), std::int64_t{*info.provider.server_port}});
-        }
-
         attribute_list& a = s->span.attributes;
-        a.reserve(common.size() + 16);
-        a = common;
-        auto put = [&a](std::string_view key, attribute_value value) { a.push_back({std::string(key), std::move(value)}); };
+        a.reserve(24);
+        auto put = [&a](attribute_key key, attribute_value value) { a.push_back({std::move(key), std::move(value)}); };
+        put(attr::operation_name, std::string(info.operation_name));
+        if (!info.provider.name.empty()) put(attr::provider_name, info.provider.name);
+        if (!model.empty()) put(attr::request_model, model);
+        if (!info.provider.server_address.empty()) {
+            put(attr::server_address, info.provider.server_address);
+            if (info.provider.server_port) put(attr::server_port, std::int64_t{*info.provider.server_port});
+        }
         if (!info.agent_id.empty()) put(attr::agent_id, std::string(info.agent_id));
         if (!info.agent_name.empty()) put(attr::agent_name, std::string(info.agent_name));
         if (!info.agent_description.empty()) put(attr::agent_description, std::string(info.agent_description));

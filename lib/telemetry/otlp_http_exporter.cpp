@@ -63,11 +63,15 @@ struct otlp_http_exporter::state {
         idle_signal.expires_at(asio::steady_timer::time_point::max()); // only ever cancelled
     }
 
-    // Starts the send loop unless it runs; the caller holds `mutex`.
-    void schedule_locked(const std::shared_ptr<state>& self) {
-        if (sending) return;
-        sending = true;
-        asio::co_spawn(executor, send_loop(self), asio::detached);
+    // Whether the caller must start the send loop (after releasing `mutex`, which it holds:
+    // co_spawn may run the loop at once, and the loop takes the mutex).
+    bool claim_sending_locked() {
+        if (sending) return false;
+        return sending = true;
+    }
+
+    static void start_sending(const std::shared_ptr<state>& self) {
+        asio::co_spawn(self->executor, send_loop(self), asio::detached);
     }
 
     static asio::awaitable<void> send_loop(std::shared_ptr<state> self) {
@@ -195,40 +199,45 @@ otlp_http_exporter::~otlp_http_exporter() {
 }
 
 void otlp_http_exporter::export_span(span_data span) {
-    const std::lock_guard lock(state_->mutex);
-    if (state_->queue.size() >= state_->options.max_queue_size) {
-        ++state_->dropped;
-        return;
+    {
+        const std::lock_guard lock(state_->mutex);
+        if (state_->queue.size() >= state_->options.max_queue_size) {
+            ++state_->dropped;
+            return;
+        }
+        state_->queue.push_back(std::move(span));
+        if (!state_->claim_sending_locked()) return;
     }
-    state_->queue.push_back(std::move(span));
-    state_->schedule_locked(state_);
+    state::start_sending(state_);
 }
 
 void otlp_http_exporter::on_metrics_recorded() {
-    const std::lock_guard lock(state_->mutex);
-    state_->schedule_locked(state_);
+    {
+        const std::lock_guard lock(state_->mutex);
+        if (!state_->claim_sending_locked()) return;
+    }
+    state::start_sending(state_);
 }
 
 asio::awaitable<void> otlp_http_exporter::flush() {
     auto s = state_;
-    co_await asio::co_spawn(
-        s->executor,
-        [s]() -> asio::awaitable<void> {
-            bool start = false;
-            {
-                const std::lock_guard lock(s->mutex);
-                s->urgent = true;
-                if (!s->sending) s->sending = start = true;
-            }
-            if (start) {
-                co_await state::send_loop(s);
-                co_return;
-            }
-            s->delay.cancel();
-            boost::system::error_code ignored;
-            co_await s->idle_signal.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
-        },
-        asio::use_awaitable);
+    // Named, not a temporary in the co_await: GCC 12 destroys such a temporary twice.
+    auto on_executor = [s]() -> asio::awaitable<void> {
+        bool start = false;
+        {
+            const std::lock_guard lock(s->mutex);
+            s->urgent = true;
+            if (!s->sending) s->sending = start = true;
+        }
+        if (start) {
+            co_await state::send_loop(s);
+            co_return;
+        }
+        s->delay.cancel();
+        boost::system::error_code ignored;
+        co_await s->idle_signal.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    };
+    co_await asio::co_spawn(s->executor, std::move(on_executor), asio::use_awaitable);
 }
 
 otlp_http_exporter::executor_type otlp_http_exporter::get_executor() const { return state_->executor; }

@@ -44,7 +44,7 @@ json::object any_value(const attribute_value& value) {
 json::array key_values(const attribute_list& attributes) {
     json::array out;
     out.reserve(attributes.size());
-    for (const auto& a : attributes) out.push_back(json::object{{"key", a.key}, {"value", any_value(a.value)}});
+    for (const auto& a : attributes) out.push_back(json::object{{"key", a.key.view()}, {"value", any_value(a.value)}});
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include <forma/telemetry/span_data.hpp>
 
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace forma::telemetry {
@@ -27,6 +28,8 @@ public:
 
     /// Adds a measurement to the histograms, then calls on_metrics_recorded().
     void record(const histogram_instrument& instrument, double value, const attribute_list& attributes);
+    /// The same with the attributes given by address (no copy unless the attribute set is new).
+    void record(const histogram_instrument& instrument, double value, std::span<const attribute* const> attributes);
 
     /// Every histogram recorded so far.
     std::vector<histogram_data> metrics() const { return metrics_->snapshot(); }

@@ -3,6 +3,7 @@
 #include <forma/telemetry/exporter.hpp>
 
 #include <cstddef>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <string_view>
@@ -33,7 +34,7 @@ public:
 private:
     mutable std::mutex mutex_;
     std::size_t capacity_;
-    std::vector<span_data> spans_;
+    std::deque<span_data> spans_; // grows without moving what it holds
     std::size_t dropped_ = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ public:
 
     /// Adds `value` to the point of `attributes` (created on first use).
     void record(const histogram_instrument& instrument, double value, const attribute_list& attributes);
+    /// The same with the attributes given by address: nothing is copied unless the point is new.
+    void record(const histogram_instrument& instrument, double value, std::span<const attribute* const> attributes);
 
     /// Every histogram, points in the order they were first recorded, instruments by name.
     std::vector<histogram_data> snapshot() const;
