@@ -50,6 +50,7 @@ void BM_run_typed(benchmark::State& state) {
     int ages = 0;
     for (auto _ : state) {
         client.add_text_response(answer);
+        client.clear_requests();
         run_once(io, [&]() -> boost::asio::awaitable<void> {
             auto response = co_await agent->run<person>("John Smith is 35.");
             ages += response.result().age;
@@ -64,6 +65,7 @@ void BM_client_directly(benchmark::State& state) {
     int ages = 0;
     for (auto _ : state) {
         client.add_text_response(answer);
+        client.clear_requests();
         run_once(io, [&]() -> boost::asio::awaitable<void> {
             std::vector<forma::chat_message> messages;
             messages.emplace_back(forma::chat_role::user(), "John Smith is 35.");

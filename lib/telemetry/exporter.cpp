@@ -9,9 +9,8 @@ void exporter::record(const histogram_instrument& instrument, double value, cons
     on_metrics_recorded();
 }
 
-void exporter::record(const histogram_instrument& instrument, double value,
-                      std::span<const attribute* const> attributes) {
-    metrics_->record(instrument, value, attributes);
+void exporter::record(std::span<const attribute* const> common, std::span<const measurement> measurements) {
+    metrics_->record(common, measurements);
     on_metrics_recorded();
 }
 

@@ -14,7 +14,6 @@
 
 #include <cxxabi.h>
 
-#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <optional>
@@ -73,10 +72,6 @@ std::string error_type(std::exception_ptr error) {
     }
 }
 
-// The span attributes the metrics carry; error.type only on the duration.
-constexpr std::array<std::string_view, 6> metric_keys{attr::operation_name, attr::provider_name, attr::request_model,
-                                                      attr::response_model, attr::server_address, attr::server_port};
-
 const attribute input_tokens{attr::token_type, std::string("input")};
 const attribute output_tokens{attr::token_type, std::string("output")};
 
@@ -92,38 +87,49 @@ struct operation_span::state {
     std::optional<forma::finish_reason> finish;
     std::optional<usage_details> usage;
     std::optional<agent_response_builder> output; // only with sensitive data
+    // The attributes the metrics carry: the span's first `leading_metric_attributes`
+    // (operation, provider, request model, server address and port), then these.
+    std::size_t leading_metric_attributes = 0;
+    std::optional<std::size_t> response_model_at;
+    std::optional<std::size_t> error_type_at;
 
     // The metrics refer to the span's attributes: nothing is copied unless an attribute set is new.
     void record_metrics(double duration, const std::optional<usage_details>& counts) {
-        std::array<const attribute*, metric_keys.size() + 1> refs{};
+        std::array<const attribute*, 7> common{};
         std::size_t n = 0;
-        for (const auto& a : span.attributes)
-            if (std::find(metric_keys.begin(), metric_keys.end(), a.key) != metric_keys.end()) refs[n++] = &a;
-        const std::span<const attribute* const> common(refs.data(), n);
-        if (time_to_first_chunk) sink->record(gen_ai::time_to_first_chunk, *time_to_first_chunk, common);
-        if (counts && counts->input_token_count) {
-            refs[n] = &input_tokens;
-            sink->record(gen_ai::token_usage, static_cast<double>(*counts->input_token_count), {refs.data(), n + 1});
-        }
-        if (counts && counts->output_token_count) {
-            refs[n] = &output_tokens;
-            sink->record(gen_ai::token_usage, static_cast<double>(*counts->output_token_count), {refs.data(), n + 1});
-        }
-        auto error = std::find_if(span.attributes.begin(), span.attributes.end(),
-                                  [](const attribute& a) { return a.key == attr::error_type; });
-        if (error != span.attributes.end()) refs[n++] = &*error;
-        sink->record(gen_ai::operation_duration, duration, {refs.data(), n});
+        for (; n < leading_metric_attributes; ++n) common[n] = &span.attributes[n];
+        if (response_model_at) common[n++] = &span.attributes[*response_model_at];
+        std::array<measurement, 4> values{};
+        std::size_t m = 0;
+        values[m++] = {.instrument = &gen_ai::operation_duration,
+                       .value = duration,
+                       .extra = error_type_at ? &span.attributes[*error_type_at] : nullptr};
+        if (time_to_first_chunk)
+            values[m++] = {.instrument = &gen_ai::time_to_first_chunk, .value = *time_to_first_chunk};
+        if (counts && counts->input_token_count)
+            values[m++] = {.instrument = &gen_ai::token_usage,
+                           .value = static_cast<double>(*counts->input_token_count),
+                           .extra = &input_tokens};
+        if (counts && counts->output_token_count)
+            values[m++] = {.instrument = &gen_ai::token_usage,
+                           .value = static_cast<double>(*counts->output_token_count),
+                           .extra = &output_tokens};
+        sink->record({common.data(), n}, {values.data(), m});
     }
 
-    void set(attribute_key key, attribute_value value) { telemetry::set(span.attributes, std::move(key), std::move(value)); }
+    // The span ends once and its start set none of the keys added at the end: no key repeats.
+    std::size_t add(attribute_key key, attribute_value value) {
+        span.attributes.push_back({std::move(key), std::move(value)});
+        return span.attributes.size() - 1;
+    }
 
     void set_response(std::string_view id, std::string_view model, const std::optional<forma::finish_reason>& reason,
                       const std::optional<usage_details>& counts) {
-        if (!id.empty()) set(attr::response_id, std::string(id));
-        if (!model.empty()) set(attr::response_model, std::string(model));
-        if (reason) set(attr::response_finish_reasons, std::vector<std::string>{reason->value()});
-        if (counts && counts->input_token_count) set(attr::usage_input_tokens, *counts->input_token_count);
-        if (counts && counts->output_token_count) set(attr::usage_output_tokens, *counts->output_token_count);
+        if (!id.empty()) add(attr::response_id, std::string(id));
+        if (!model.empty()) response_model_at = add(attr::response_model, std::string(model));
+        if (reason) add(attr::response_finish_reasons, std::vector<std::string>{reason->value()});
+        if (counts && counts->input_token_count) add(attr::usage_input_tokens, *counts->input_token_count);
+        if (counts && counts->output_token_count) add(attr::usage_output_tokens, *counts->output_token_count);
     }
 
     // Ends the span, records the metrics and hands both over; never throws.
@@ -131,7 +137,7 @@ struct operation_span::state {
         try {
             const auto elapsed = steady::now() - started;
             span.end_time = span.start_time + std::chrono::duration_cast<std::chrono::system_clock::duration>(elapsed);
-            if (time_to_first_chunk) set(attr::response_time_to_first_chunk, *time_to_first_chunk);
+            if (time_to_first_chunk) add(attr::response_time_to_first_chunk, *time_to_first_chunk);
             record_metrics(seconds(elapsed), counts);
         } catch (...) {
             // Telemetry never changes the operation's outcome.
@@ -143,13 +149,13 @@ struct operation_span::state {
     }
 };
 
-operation_span::operation_span(trace_parent parent, const operation_info& info) noexcept {
+operation_span::operation_span(trace_parent parent, operation_info info) noexcept {
     if (!parent.exporter) return;
     try {
         auto s = std::make_unique<state>();
         s->sink = std::move(parent.exporter);
         s->sensitive = parent.sensitive_data;
-        s->span.name = info.span_name;
+        s->span.name = std::move(info.span_name);
         s->span.kind = span_kind::client;
         s->span.context.trace_id = parent.context.valid() ? parent.context.trace_id : make_trace_id();
         s->span.context.span_id = make_span_id();
@@ -157,13 +163,13 @@ operation_span::operation_span(trace_parent parent, const operation_info& info) 
         s->span.start_time = std::chrono::system_clock::now();
         s->started = steady::now();
 
-        const chat_options no_options{};
+        static const chat_options no_options{};
         const chat_options& request = info.request ? *info.request : no_options;
         const std::string& model = request.model.empty() ? info.provider.default_model : request.model;
 
         attribute_list& a = s->span.attributes;
-        a.reserve(24);
-        auto put = [&a](attribute_key key, attribute_value value) { a.push_back({std::move(key), std::move(value)}); };
+        a.reserve(16); // what a typical run sets; more grow the list
+        auto put = [&a]<class V>(const attribute_key& key, V&& value) { a.emplace_back(key, std::forward<V>(value)); };
         put(attr::operation_name, std::string(info.operation_name));
         if (!info.provider.name.empty()) put(attr::provider_name, info.provider.name);
         if (!model.empty()) put(attr::request_model, model);
@@ -171,6 +177,7 @@ operation_span::operation_span(trace_parent parent, const operation_info& info) 
             put(attr::server_address, info.provider.server_address);
             if (info.provider.server_port) put(attr::server_port, std::int64_t{*info.provider.server_port});
         }
+        s->leading_metric_attributes = a.size();
         if (!info.agent_id.empty()) put(attr::agent_id, std::string(info.agent_id));
         if (!info.agent_name.empty()) put(attr::agent_name, std::string(info.agent_name));
         if (!info.agent_description.empty()) put(attr::agent_description, std::string(info.agent_description));
@@ -240,7 +247,7 @@ void operation_span::end(const agent_response<>& response) noexcept {
             model = it->value().as_string();
         s->set_response(response.response_id, model, response.finish_reason, response.usage);
         if (s->sensitive)
-            s->set(attr::output_messages,
+            s->add(attr::output_messages,
                    boost::json::serialize(detail::output_message_list(response.messages, response.finish_reason)));
     } catch (...) {
     }
@@ -253,7 +260,7 @@ void operation_span::end() noexcept {
     try {
         s->set_response(s->response_id, s->response_model, s->finish, s->usage);
         if (s->output)
-            s->set(attr::output_messages,
+            s->add(attr::output_messages,
                    boost::json::serialize(detail::output_message_list(s->output->take().messages, s->finish)));
     } catch (...) {
     }
@@ -264,7 +271,7 @@ void operation_span::fail(std::exception_ptr error) noexcept {
     if (!state_) return;
     auto s = std::move(state_);
     try {
-        s->set(attr::error_type, error_type(error));
+        s->error_type_at = s->add(attr::error_type, error_type(error));
         s->span.status = status_code::error;
         try {
             std::rethrow_exception(error);

@@ -1,6 +1,5 @@
 #include <forma/telemetry/span_context.hpp>
 
-#include <algorithm>
 #include <random>
 
 namespace forma::telemetry {
@@ -11,7 +10,9 @@ constexpr char hex_digits[] = "0123456789abcdef";
 
 template <std::size_t N>
 bool all_zero(const std::array<std::uint8_t, N>& bytes) noexcept {
-    return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b == 0; });
+    std::uint8_t any = 0;
+    for (std::uint8_t b : bytes) any |= b;
+    return any == 0;
 }
 
 template <std::size_t N>

@@ -56,9 +56,10 @@ void scripted_chat_client::add_error(std::exception_ptr error) { replies_.emplac
 scripted_chat_client::reply scripted_chat_client::take_reply(std::vector<chat_message> messages,
                                                              chat_options options, bool streaming) {
     requests_.push_back({std::move(messages), std::move(options), streaming});
+    ++calls_;
     if (replies_.empty())
-        return std::make_exception_ptr(error("scripted_chat_client: no scripted reply left for request " +
-                                             std::to_string(requests_.size())));
+        return std::make_exception_ptr(
+            error("scripted_chat_client: no scripted reply left for request " + std::to_string(calls_)));
     reply next = std::move(replies_.front());
     replies_.pop_front();
     return next;

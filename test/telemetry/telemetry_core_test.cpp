@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -104,6 +105,82 @@ TEST(metric_store, attribute_sets_are_kept_apart_whatever_their_order) {
     EXPECT_DOUBLE_EQ(metrics[0].points[0].sum, 30);
     EXPECT_EQ(metrics[0].points[1].count, 1u);
     EXPECT_EQ(metrics[0].points[2].count, 1u);
+}
+
+TEST(metric_store, measurements_sharing_attributes_land_in_the_points_of_their_whole_sets) {
+    metric_store store;
+    const attribute model{"m", std::string("gpt")}, input{"t", std::string("input")}, output{"t", std::string("output")};
+    const attribute* common[] = {&model};
+    const measurement two[] = {{.instrument = &gen_ai::token_usage, .value = 3, .extra = &input},
+                               {.instrument = &gen_ai::token_usage, .value = 5, .extra = &output}};
+    store.record(common, two);
+    store.record(common, two);
+    // The same whole set, split the other way or listed whole, is the same point.
+    const attribute* other_common[] = {&input};
+    const attribute* model_as_extra = &model;
+    const measurement one[] = {{.instrument = &gen_ai::token_usage, .value = 7, .extra = model_as_extra}};
+    store.record(other_common, one);
+    store.record(gen_ai::token_usage, 11, {{"t", std::string("output")}, {"m", std::string("gpt")}});
+
+    const auto metrics = store.snapshot();
+    ASSERT_EQ(metrics.size(), 1u);
+    ASSERT_EQ(metrics[0].points.size(), 2u);
+    EXPECT_EQ(metrics[0].points[0].count, 3u); // input: 3, 3, 7
+    EXPECT_DOUBLE_EQ(metrics[0].points[0].sum, 13);
+    EXPECT_EQ(metrics[0].points[1].count, 3u); // output: 5, 5, 11
+    EXPECT_DOUBLE_EQ(metrics[0].points[1].min, 5);
+    EXPECT_DOUBLE_EQ(metrics[0].points[1].max, 11);
+    EXPECT_EQ(metrics[0].points[0].attributes, (attribute_list{model, input}));
+}
+
+TEST(metric_store, a_measurement_without_its_extra_attribute_is_another_point) {
+    metric_store store;
+    const attribute model{"m", std::string("gpt")}, error{"error.type", std::string("500")};
+    const attribute* common[] = {&model};
+    const measurement ok[] = {{.instrument = &gen_ai::operation_duration, .value = 1}};
+    const measurement failed[] = {{.instrument = &gen_ai::operation_duration, .value = 2, .extra = &error}};
+    store.record(common, ok);
+    store.record(common, failed);
+    store.record(common, ok);
+    const auto points = store.snapshot().at(0).points;
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_EQ(points[0].count, 2u);
+    EXPECT_EQ(points[1].count, 1u);
+    EXPECT_EQ(points[1].attributes.size(), 2u);
+}
+
+TEST(metric_store, zero_and_negative_zero_are_one_attribute_value) {
+    metric_store store;
+    store.record(gen_ai::operation_duration, 1, {{"temperature", 0.0}});
+    store.record(gen_ai::operation_duration, 1, {{"temperature", -0.0}});
+    EXPECT_EQ(store.snapshot().at(0).points.size(), 1u);
+}
+
+TEST(attribute_key, a_constant_and_an_owned_name_are_equal_and_hash_alike) {
+    const attribute_key constant = "gen_ai.request.model"; // consteval: refers to the literal
+    const attribute_key owned = std::string("gen_ai.request.model");
+    EXPECT_EQ(constant, owned);
+    EXPECT_EQ(constant.hash(), owned.hash());
+    EXPECT_NE(constant.hash(), attribute_key("gen_ai.response.model").hash());
+    EXPECT_EQ(hash_text("abcdefgh12"), hash_text(std::string("abcdefgh12")));
+    EXPECT_NE(hash_text("abcdefgh12"), hash_text("abcdefgh13"));
+}
+
+TEST(attribute_key, an_owned_name_outlives_the_string_it_was_made_from_and_is_shared_by_copies) {
+    std::optional<attribute_key> first;
+    {
+        std::string name = "custom.";
+        name += "attribute";
+        first.emplace(name);
+    }
+    attribute_key copy = *first;
+    attribute_key moved = std::move(*first);
+    first.reset();
+    EXPECT_EQ(copy.view(), "custom.attribute");
+    EXPECT_EQ(moved.view(), "custom.attribute");
+    copy = attribute_key("other"); // releases one reference; `moved` keeps the name
+    EXPECT_EQ(moved.view(), "custom.attribute");
+    EXPECT_EQ(copy.view(), "other");
 }
 
 TEST(in_memory_exporter, keeps_spans_up_to_its_capacity_and_counts_the_rest) {

@@ -28,8 +28,8 @@ public:
 
     /// Adds a measurement to the histograms, then calls on_metrics_recorded().
     void record(const histogram_instrument& instrument, double value, const attribute_list& attributes);
-    /// The same with the attributes given by address (no copy unless the attribute set is new).
-    void record(const histogram_instrument& instrument, double value, std::span<const attribute* const> attributes);
+    /// Several measurements sharing attributes (see metric_store::record).
+    void record(std::span<const attribute* const> common, std::span<const measurement> measurements);
 
     /// Every histogram recorded so far.
     std::vector<histogram_data> metrics() const { return metrics_->snapshot(); }
@@ -39,11 +39,10 @@ protected:
     virtual void on_metrics_recorded() {}
 
     /// The histograms, shared with work that may outlive the exporter.
-    const std::shared_ptr<const metric_store>& store() const noexcept { return metrics_view_; }
+    std::shared_ptr<const metric_store> store() const noexcept { return metrics_; }
 
 private:
     std::shared_ptr<metric_store> metrics_ = std::make_shared<metric_store>();
-    std::shared_ptr<const metric_store> metrics_view_ = metrics_;
 };
 
 } // namespace forma::telemetry

@@ -19,6 +19,14 @@ struct histogram_instrument {
     std::span<const double> bounds;
 };
 
+/// One value for one instrument, for metric_store::record of several at once.
+struct measurement {
+    const histogram_instrument* instrument = nullptr;
+    double value = 0;
+    /// An attribute of this measurement only, added to the shared ones (e.g. gen_ai.token.type).
+    const attribute* extra = nullptr;
+};
+
 /** One attribute set's cumulative histogram. Bucket i counts values in
     (bounds[i-1], bounds[i]] (the first from minus infinity, the last to plus
     infinity), as OTLP's explicit-bucket histograms do.

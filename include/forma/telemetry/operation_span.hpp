@@ -49,7 +49,7 @@ struct operation_info {
 class operation_span {
 public:
     /// Nothing is recorded when `parent.exporter` is null.
-    operation_span(trace_parent parent, const operation_info& info) noexcept;
+    operation_span(trace_parent parent, operation_info info) noexcept;
     ~operation_span();
 
     operation_span(operation_span&& other) noexcept;

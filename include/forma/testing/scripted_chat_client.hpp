@@ -39,6 +39,8 @@ public:
     void add_error(std::exception_ptr error);
 
     const std::vector<request>& requests() const noexcept { return requests_; }
+    /// Forgets the recorded requests (a benchmark's loop would otherwise keep them all).
+    void clear_requests() noexcept { requests_.clear(); }
     std::size_t replies_left() const noexcept { return replies_.size(); }
     /// Streams handed out and not yet destroyed (0 once every stream is released).
     long live_streams() const noexcept { return *live_streams_; }
@@ -61,6 +63,7 @@ private:
     executor_type executor_;
     std::deque<reply> replies_;
     std::vector<request> requests_;
+    std::size_t calls_ = 0;
     std::shared_ptr<long> live_streams_ = std::make_shared<long>(0);
     std::shared_ptr<std::size_t> updates_yielded_ = std::make_shared<std::size_t>(0);
 };
