@@ -115,6 +115,37 @@ TEST_F(chat_client_test, run_typed_gets_a_schema_driven_answer) {
     EXPECT_TRUE(format.at("json_schema").as_object().at("strict").as_bool());
 }
 
+TEST_F(chat_client_test, run_streaming_typed_fills_a_partial_from_a_streamed_schema_driven_answer) {
+    auto& s = server();
+    forma::openai::chat_client client(io.get_executor(), options_for(s));
+    forma::chat_client_agent agent(client, {.name = "extractor"});
+    struct outcome {
+        std::size_t events = 0, events_with_name = 0;
+        std::string last_name;
+        std::optional<person> result;
+    };
+    const outcome o = run([&]() -> boost::asio::awaitable<outcome> {
+        outcome out;
+        auto stream = agent.run_streaming<person>("John Smith is a software engineer");
+        while (auto event = co_await stream.next()) {
+            ++out.events;
+            const auto& name = event->snapshot()[&person::name];
+            if (name.has_value()) ++out.events_with_name;
+            if (!out.last_name.empty()) EXPECT_EQ(name.value().rfind(out.last_name, 0), 0u) << "the name shrank";
+            out.last_name = name.value();
+            if (event->is_final()) out.result = event->result();
+        }
+        co_return out;
+    }());
+    ASSERT_TRUE(o.result);
+    EXPECT_EQ(o.result->name, o.last_name);
+    EXPECT_NE(std::string("John Smith is a software engineer").find(o.result->name), std::string::npos);
+    EXPECT_GT(o.events, 2u) << "the answer came in several updates";
+    const auto body = boost::json::parse(s.requests().at(0).body).as_object();
+    EXPECT_TRUE(body.at("stream").as_bool());
+    EXPECT_EQ(body.at("response_format").as_object().at("type").as_string(), "json_schema");
+}
+
 TEST_F(chat_client_test, sequential_requests_reuse_one_connection) {
     auto& s = server();
     forma::openai::chat_client client(io.get_executor(), options_for(s));

@@ -5,6 +5,7 @@
 #include <forma/agent/chat_options.hpp>
 #include <forma/agent/provider_metadata.hpp>
 #include <forma/agent/structured_format.hpp>
+#include <forma/agent/structured_update_stream.hpp>
 #include <forma/agent/update_stream.hpp>
 #include <forma/model/agent_response.hpp>
 #include <forma/model/chat_message.hpp>
@@ -100,6 +101,34 @@ public:
                                                   agent_run_options options = {}) {
         return run<T>(chat_message(chat_role::user(), std::move(user_message)), std::move(session),
                       std::move(options));
+    }
+
+    /** Streams a run asking for a `T` (response format as run<T>): each event has
+        the raw update and a partial<T> of everything parsed so far, read in one
+        pass over the text; the final event has the complete, validated T. Works on
+        every agent whose stream yields the answer as text, decorated or not.
+    */
+    template <class T>
+    structured_update_stream<T> run_streaming(std::vector<chat_message> messages,
+                                              std::shared_ptr<agent_session> session = nullptr,
+                                              agent_run_options options = {}) {
+        options.response_format = structured_format<T>();
+        return structured_update_stream<T>(run_streaming(std::move(messages), std::move(session), std::move(options)),
+                                           structured_format_wraps<T>());
+    }
+    template <class T>
+    structured_update_stream<T> run_streaming(chat_message message, std::shared_ptr<agent_session> session = nullptr,
+                                              agent_run_options options = {}) {
+        std::vector<chat_message> messages;
+        messages.push_back(std::move(message));
+        return run_streaming<T>(std::move(messages), std::move(session), std::move(options));
+    }
+    template <class T>
+    structured_update_stream<T> run_streaming(std::string user_message,
+                                              std::shared_ptr<agent_session> session = nullptr,
+                                              agent_run_options options = {}) {
+        return run_streaming<T>(chat_message(chat_role::user(), std::move(user_message)), std::move(session),
+                                std::move(options));
     }
 
     /// run() for any completion token; the handler gets (std::exception_ptr, agent_response<>).

@@ -1,0 +1,118 @@
+#pragma once
+
+#include <forma/agent/update_stream.hpp>
+#include <forma/json/partial_reader.hpp>
+#include <forma/model/agent_response_builder.hpp>
+#include <forma/model/typed_agent_response.hpp>
+
+#include <boost/asio/awaitable.hpp>
+
+#include <memory>
+#include <optional>
+#include <utility>
+
+namespace forma {
+
+/** One event of `agent.run_streaming<T>()`: the raw update, and everything of
+    the T parsed so far. The last event is final: its update is empty and
+    response() holds the whole agent_response<T>, whose result() is the complete,
+    validated T.
+
+    snapshot() refers to the stream's own partial, which grows in place: it is
+    valid until the stream is destroyed and shows the latest state (copy what you
+    need to keep).
+*/
+template <class T>
+class structured_update {
+public:
+    structured_update(agent_response_update update, const partial<T>& snapshot)
+        : update_(std::move(update)), snapshot_(&snapshot) {}
+    structured_update(const partial<T>& snapshot, std::shared_ptr<const agent_response<T>> response)
+        : snapshot_(&snapshot), response_(std::move(response)) {}
+
+    /// The update as the agent streamed it (empty in the final event).
+    const agent_response_update& update() const noexcept { return update_; }
+    /// What is known of the T so far.
+    const partial<T>& snapshot() const noexcept { return *snapshot_; }
+    /// The last event: response() and result() are available.
+    bool is_final() const noexcept { return response_ != nullptr; }
+    /// The whole response (final event only; throws std::logic_error before).
+    const agent_response<T>& response() const {
+        if (!response_) throw std::logic_error("structured_update: response() before the final event");
+        return *response_;
+    }
+    /// The complete, validated T (final event only).
+    const T& result() const { return response().result(); }
+
+private:
+    agent_response_update update_;
+    const partial<T>* snapshot_;
+    std::shared_ptr<const agent_response<T>> response_;
+};
+
+/** The stream `agent.run_streaming<T>()` returns: an update_stream whose updates
+    are also read as a T while they arrive, in one pass over the text.
+
+        auto stream = agent.run_streaming<Person>("...");
+        while (auto event = co_await stream.next()) {
+            show(event->snapshot()[&Person::name].value());
+            if (event->is_final()) use(event->result());
+        }
+
+    next() throws, after the last update, the error result() would: json_error
+    (with the path), refusal_error or output_truncated_error. It throws a
+    json_error as soon as the text cannot become a T. Leaving early destroys the
+    inner stream, which cancels the run.
+*/
+template <class T>
+class structured_update_stream {
+public:
+    using executor_type = update_stream::executor_type;
+
+    structured_update_stream(update_stream inner, bool wrapped)
+        : inner_(std::move(inner)), state_(std::make_unique<state>(wrapped)) {}
+
+    executor_type get_executor() const noexcept { return inner_.get_executor(); }
+
+    /// The next event, or nullopt after the final one.
+    boost::asio::awaitable<std::optional<structured_update<T>>> next() {
+        if (state_->finished) co_return std::nullopt;
+        std::optional<agent_response_update> update = co_await inner_.next();
+        if (update) {
+            // Only the assistant's text is the answer (not reasoning, not refusals).
+            if (!update->role || *update->role == chat_role::assistant())
+                for (const auto& content : update->contents)
+                    if (const auto* text = std::get_if<text_content>(&content))
+                        if (!state_->reader.feed(text->text)) {
+                            state_->finished = true;
+                            throw state_->reader.error();
+                        }
+            state_->builder.add(*update);
+            co_return structured_update<T>(std::move(*update), state_->reader.get());
+        }
+        state_->finished = true;
+        auto response = std::make_shared<agent_response<T>>(state_->builder.take(), state_->wrapped);
+        response->result(); // throws the typed error
+        co_return structured_update<T>(state_->reader.get(), std::move(response));
+    }
+
+    /// next() for any completion token; the handler gets (std::exception_ptr, std::optional<structured_update<T>>).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_next(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), next(), std::forward<CompletionToken>(token));
+    }
+
+private:
+    struct state {
+        explicit state(bool wrapped_answer) : wrapped(wrapped_answer), reader(wrapped_answer) {}
+        bool wrapped;
+        partial_reader<T> reader;
+        agent_response_builder builder;
+        bool finished = false;
+    };
+
+    update_stream inner_;
+    std::unique_ptr<state> state_; // the partial stays put when the stream moves
+};
+
+} // namespace forma

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace forma::json_detail {
+
+/// The reader's access to partial<T>'s state.
+struct partial_access;
+
+struct slot_ops;
+
+/// Where the next value goes in a partial tree: a node and what it accepts. Empty: skip.
+struct slot {
+    void* node = nullptr;
+    const slot_ops* ops = nullptr;
+    explicit operator bool() const noexcept { return ops != nullptr; }
+};
+
+enum class slot_kind : std::uint8_t { number, boolean, enumeration, string, nullable, sequence, object, whole };
+
+/// What a partial<X> does with the tokens of its value; made once per X.
+struct slot_ops {
+    slot_kind kind;
+    /// nullable: a value starts; null marks it null and returns an empty slot, else the
+    /// inner value's slot.
+    slot (*resolve)(void* node, bool null);
+    /// object and sequence: '{' or '[' arrived; the closing bracket arrived.
+    void (*open)(void* node);
+    void (*close)(void* node);
+    /// object: the slot of member `key` (empty for a member X does not have).
+    slot (*member)(void* node, std::string_view key);
+    /// sequence: a new element's slot.
+    slot (*element)(void* node);
+    /// string: text as it arrives; enumeration: the whole name (first and last).
+    bool (*string_part)(void* node, std::string_view text, bool first, bool last);
+    bool (*number)(void* node, std::string_view text);
+    bool (*boolean)(void* node, bool value);
+    /// whole: the value's complete JSON text.
+    bool (*whole)(void* node, std::string_view json);
+};
+
+} // namespace forma::json_detail

@@ -1,0 +1,147 @@
+#pragma once
+// The slot_ops of each partial<X> (included at the end of forma/json/partial.hpp).
+
+#include <forma/json/from_json.hpp>
+#include <forma/json/partial.hpp>
+
+#include <boost/describe/enumerators.hpp>
+
+#include <charconv>
+
+namespace forma::json_detail {
+
+struct partial_access {
+    template <class X>
+    static slot slot_of(partial<X>& node);
+
+    template <class X>
+    static constexpr slot_kind kind_of() {
+        using namespace reflect;
+        if constexpr (std::is_same_v<X, bool>) return slot_kind::boolean;
+        else if constexpr (is_integer_v<X> || std::is_floating_point_v<X>) return slot_kind::number;
+        else if constexpr (is_described_enum_v<X>) return slot_kind::enumeration;
+        else if constexpr (std::is_same_v<X, std::string>) return slot_kind::string;
+        else if constexpr (is_nullable_v<X>) return slot_kind::nullable;
+        else if constexpr (is_sequence_v<X>) return slot_kind::sequence;
+        else if constexpr (is_described_struct_v<X>) return slot_kind::object;
+        else return slot_kind::whole;
+    }
+
+    template <class X>
+    static partial<X>& self(void* node) {
+        return *static_cast<partial<X>*>(node);
+    }
+
+    template <class X>
+    static slot resolve(void* node, bool null) {
+        auto& p = self<X>(node);
+        if (null) {
+            p.null_ = true;
+            return {};
+        }
+        if (!p.value_) p.value_ = std::make_unique<partial<reflect::nullable_element_t<X>>>();
+        return slot_of(*p.value_);
+    }
+
+    template <class X>
+    static void open(void* node) {
+        self<X>(node).started_ = true;
+    }
+    template <class X>
+    static void close(void* node) {
+        self<X>(node).complete_ = true;
+    }
+
+    template <class X>
+    static slot member(void* node, std::string_view key) {
+        auto& p = self<X>(node);
+        slot out;
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<partial<X>::size>>([&](auto I) {
+            if (!out && same_text(partial<X>::names[I], key)) out = slot_of(std::get<I>(p.members_));
+        });
+        return out;
+    }
+
+    template <class X>
+    static slot element(void* node) {
+        return slot_of(self<X>(node).elements_.emplace_back());
+    }
+
+    template <class X>
+    static bool string_part(void* node, std::string_view text, bool first, bool last) {
+        auto& p = self<X>(node);
+        if constexpr (std::is_same_v<X, std::string>) {
+            (void)first;
+            p.started_ = true;
+            p.text_.append(text);
+            p.complete_ = last;
+            return true;
+        } else { // an enumeration's whole name
+            bool found = false;
+            boost::mp11::mp_for_each<boost::describe::describe_enumerators<X>>([&](auto D) {
+                if (!found && text == D.name) {
+                    p.value_ = D.value;
+                    found = true;
+                }
+            });
+            return found;
+        }
+    }
+
+    template <class X>
+    static bool number(void* node, std::string_view text) {
+        X plain{}; // most numbers: digits that fit, read directly
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), plain);
+        if (ec == std::errc() && end == text.data() + text.size()) {
+            self<X>(node).value_ = plain;
+            return true;
+        }
+        auto r = try_from_json<X>(text); // 2.0 as an integer, out of range, underflow: as from_json says
+        if (!r) return false;
+        self<X>(node).value_ = *r;
+        return true;
+    }
+
+    template <class X>
+    static bool boolean(void* node, bool value) {
+        self<X>(node).value_ = value;
+        return true;
+    }
+
+    template <class X>
+    static bool whole(void* node, std::string_view json) {
+        auto r = try_from_json<X>(json);
+        if (!r) return false;
+        self<X>(node).value_ = std::move(*r);
+        return true;
+    }
+
+    template <class X>
+    static constexpr slot_ops ops_of() {
+        constexpr slot_kind k = kind_of<X>();
+        slot_ops ops{};
+        ops.kind = k;
+        if constexpr (k == slot_kind::nullable) ops.resolve = &resolve<X>;
+        if constexpr (k == slot_kind::object || k == slot_kind::sequence) {
+            ops.open = &open<X>;
+            ops.close = &close<X>;
+        }
+        if constexpr (k == slot_kind::object) ops.member = &member<X>;
+        if constexpr (k == slot_kind::sequence) ops.element = &element<X>;
+        if constexpr (k == slot_kind::string || k == slot_kind::enumeration) ops.string_part = &string_part<X>;
+        if constexpr (k == slot_kind::number) ops.number = &number<X>;
+        if constexpr (k == slot_kind::boolean) ops.boolean = &boolean<X>;
+        if constexpr (k == slot_kind::whole) ops.whole = &whole<X>;
+        return ops;
+    }
+
+    template <class X>
+    static constexpr slot_ops ops = ops_of<X>();
+};
+
+template <class X>
+slot partial_access::slot_of(partial<X>& node) {
+    return {&node, &ops<X>};
+}
+
+} // namespace forma::json_detail

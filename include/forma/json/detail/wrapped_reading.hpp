@@ -1,0 +1,27 @@
+#pragma once
+
+#include <forma/json/from_json.hpp>
+
+#include <boost/describe/class.hpp>
+#include <boost/system/result.hpp>
+
+#include <string_view>
+
+namespace forma::json_detail {
+
+template <class T>
+struct data_wrapper {
+    T data;
+    BOOST_DESCRIBE_CLASS(data_wrapper, (), (data), (), ())
+};
+
+/// Reads `{"data": <T>}`, or the text as a T when it has no "data" member.
+template <class T>
+boost::system::result<T, json_error> try_read_wrapped(std::string_view text, const parse_options& options) {
+    auto wrapped = try_from_json<data_wrapper<T>>(text, options);
+    if (wrapped) return std::move(wrapped->data);
+    if (!wrapped.error().path().empty()) return wrapped.error(); // inside "data": report it
+    return try_from_json<T>(text, options);
+}
+
+} // namespace forma::json_detail

@@ -1,0 +1,368 @@
+#include <forma/json/detail/incremental_tokenizer.hpp>
+#include <forma/json/detail/reader.hpp>
+
+namespace forma::json_detail {
+
+namespace {
+
+bool is_whitespace(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool is_digit(char c) noexcept { return static_cast<unsigned>(c - '0') <= 9; }
+bool is_number_char(char c) noexcept {
+    return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+int hex_digit(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+char simple_escape(char c) noexcept {
+    switch (c) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case '/': return '/';
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    default: return 0;
+    }
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+// Bytes a UTF-8 sequence led by `c` has in all (RFC 3629), 0 when `c` cannot lead one.
+int utf8_length(unsigned char c) noexcept {
+    if (c >= 0xC2 && c < 0xE0) return 2;
+    if (c >= 0xE0 && c < 0xF0) return 3;
+    if (c >= 0xF0 && c < 0xF5) return 4;
+    return 0;
+}
+
+} // namespace
+
+bool is_json_number(std::string_view text) noexcept {
+    std::size_t i = 0;
+    const std::size_t n = text.size();
+    if (i < n && text[i] == '-') ++i;
+    if (i == n) return false;
+    if (text[i] == '0') {
+        ++i;
+    } else if (is_digit(text[i])) {
+        while (i < n && is_digit(text[i])) ++i;
+    } else {
+        return false;
+    }
+    if (i < n && text[i] == '.') {
+        if (++i == n || !is_digit(text[i])) return false;
+        while (i < n && is_digit(text[i])) ++i;
+    }
+    if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+        if (i == n || !is_digit(text[i])) return false;
+        while (i < n && is_digit(text[i])) ++i;
+    }
+    return i == n;
+}
+
+incremental_tokenizer::incremental_tokenizer(token_sink& sink, std::size_t max_depth)
+    : sink_(sink), max_depth_(max_depth) {}
+
+bool incremental_tokenizer::fail(const char* what) {
+    if (state_ != state::failed) error_ = what;
+    state_ = state::failed;
+    return false;
+}
+
+bool incremental_tokenizer::value_done() {
+    state_ = stack_.empty() ? state::done : state::after_value;
+    return true;
+}
+
+bool incremental_tokenizer::begin_value(char c) {
+    const std::size_t at = token_begin_;
+    switch (c) {
+    case '{':
+    case '[':
+        if (stack_.size() >= max_depth_) return fail("nesting too deep");
+        stack_.push_back(c);
+        state_ = c == '{' ? state::first_member_or_close : state::value;
+        if (!sink_.open(c, at)) return fail("");
+        return true;
+    case '"':
+        state_ = state::string;
+        string_is_key_ = false;
+        string_first_ = true;
+        string_state_ = in_string::text;
+        text_.clear();
+        return true;
+    case 't': literal_ = "true"; break;
+    case 'f': literal_ = "false"; break;
+    case 'n': literal_ = "null"; break;
+    default:
+        if (c == '-' || is_digit(c)) {
+            state_ = state::number;
+            text_.assign(1, c);
+            return true;
+        }
+        return fail("expected a value");
+    }
+    state_ = state::literal;
+    literal_matched_ = 1;
+    return true;
+}
+
+bool incremental_tokenizer::flush_string(bool last) {
+    if (text_.empty() && !last && !string_first_) return true;
+    const bool first = string_first_;
+    string_first_ = false;
+    const bool ok = sink_.string_part(text_, first, last, token_begin_, string_end_);
+    text_.clear();
+    return ok || fail("");
+}
+
+// Reads string text from p up to the closing quote (true, p after it) or the end of the
+// piece (true, p == end); false on invalid text.
+bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& closed) {
+    closed = false;
+    while (p != end) {
+        switch (string_state_) {
+        case in_string::text: {
+            const char* stop = find_string_special(p, end);
+            text_.append(p, stop);
+            p = stop;
+            if (p == end) return true;
+            const auto c = static_cast<unsigned char>(*p);
+            if (c == '"') {
+                ++p;
+                closed = true;
+                return true;
+            }
+            if (c == '\\') {
+                string_state_ = in_string::escape;
+                ++p;
+                break;
+            }
+            if (c < 0x20) return fail("control character in string");
+            utf8_size_ = utf8_length(c);
+            if (utf8_size_ == 0) return fail("invalid UTF-8 in string");
+            utf8_[0] = c;
+            digits_ = 1; // bytes of the sequence read so far
+            string_state_ = in_string::utf8;
+            ++p;
+            break;
+        }
+        case in_string::utf8: {
+            const auto c = static_cast<unsigned char>(*p);
+            if ((c & 0xC0) != 0x80) return fail("invalid UTF-8 in string");
+            if (digits_ == 1) { // the second byte rules out overlongs, surrogates and > U+10FFFF
+                const unsigned char lead = utf8_[0];
+                if ((lead == 0xE0 && c < 0xA0) || (lead == 0xED && c >= 0xA0) || (lead == 0xF0 && c < 0x90) ||
+                    (lead == 0xF4 && c >= 0x90))
+                    return fail("invalid UTF-8 in string");
+            }
+            utf8_[digits_++] = c;
+            ++p;
+            if (digits_ == utf8_size_) {
+                text_.append(reinterpret_cast<const char*>(utf8_), static_cast<std::size_t>(utf8_size_));
+                string_state_ = in_string::text;
+            }
+            break;
+        }
+        case in_string::escape: {
+            const char e = *p++;
+            if (e == 'u') {
+                string_state_ = in_string::hex;
+                code_ = 0;
+                digits_ = 4;
+            } else if (const char unescaped = simple_escape(e)) {
+                text_ += unescaped;
+                string_state_ = in_string::text;
+            } else {
+                return fail("invalid escape sequence in string");
+            }
+            break;
+        }
+        case in_string::hex:
+        case in_string::low_hex: {
+            const int h = hex_digit(*p++);
+            if (h < 0) return fail("invalid \\u escape: expected four hex digits");
+            code_ = code_ * 16 + static_cast<std::uint32_t>(h);
+            if (--digits_ > 0) break;
+            if (string_state_ == in_string::hex) {
+                if (code_ >= 0xDC00 && code_ <= 0xDFFF) return fail("invalid \\u escape: unpaired low surrogate");
+                if (code_ >= 0xD800 && code_ <= 0xDBFF) {
+                    high_ = code_;
+                    string_state_ = in_string::low_backslash;
+                    break;
+                }
+                append_utf8(text_, code_);
+            } else {
+                if (code_ < 0xDC00 || code_ > 0xDFFF) return fail("invalid \\u escape: unpaired high surrogate");
+                append_utf8(text_, 0x10000 + ((high_ - 0xD800) << 10) + (code_ - 0xDC00));
+            }
+            string_state_ = in_string::text;
+            break;
+        }
+        case in_string::low_backslash:
+            if (*p++ != '\\') return fail("invalid \\u escape: unpaired high surrogate");
+            string_state_ = in_string::low_u;
+            break;
+        case in_string::low_u:
+            if (*p++ != 'u') return fail("invalid \\u escape: unpaired high surrogate");
+            string_state_ = in_string::low_hex;
+            code_ = 0;
+            digits_ = 4;
+            break;
+        }
+    }
+    return true;
+}
+
+bool incremental_tokenizer::end_number() {
+    if (!is_json_number(text_)) return fail("invalid number");
+    if (!sink_.number(text_, token_begin_, token_begin_ + text_.size())) return fail("");
+    return value_done();
+}
+
+bool incremental_tokenizer::feed(std::string_view piece) {
+    const char* p = piece.data();
+    const char* const end = p + piece.size();
+    auto at = [&](const char* q) { return offset_ + static_cast<std::size_t>(q - piece.data()); };
+    while (p != end) {
+        const char c = *p;
+        switch (state_) {
+        case state::failed: return false;
+        case state::done:
+            if (!is_whitespace(c)) return fail("unexpected characters after the JSON value");
+            ++p;
+            break;
+        case state::string: {
+            bool closed;
+            if (!read_string(p, end, closed)) return false;
+            if (!closed) {
+                // Text read so far goes on now, so a long string shows as it streams.
+                if (!string_is_key_ && !flush_string(false)) return false;
+                break;
+            }
+            if (string_is_key_) {
+                if (!sink_.key(text_)) return fail("");
+                text_.clear();
+                state_ = state::colon;
+            } else {
+                string_end_ = at(p);
+                if (!flush_string(true)) return false;
+                value_done();
+            }
+            break;
+        }
+        case state::number:
+            if (is_number_char(c)) {
+                text_ += c;
+                ++p;
+                break;
+            }
+            if (!end_number()) return false;
+            break; // the character after the number is read in the new state
+        case state::literal:
+            if (c != literal_[literal_matched_]) return fail("invalid literal");
+            ++p;
+            if (++literal_matched_ == literal_.size()) {
+                if (!sink_.literal(literal_[0], token_begin_, at(p))) return fail("");
+                value_done();
+            }
+            break;
+        default:
+            if (is_whitespace(c)) {
+                ++p;
+                break;
+            }
+            switch (state_) {
+            case state::value:
+                if (c == ']' && !stack_.empty() && stack_.back() == '[' && just_opened_) {
+                    just_opened_ = false;
+                    stack_.pop_back();
+                    ++p;
+                    if (!sink_.close(']', at(p))) return fail("");
+                    value_done();
+                    break;
+                }
+                just_opened_ = false;
+                token_begin_ = at(p);
+                ++p;
+                if (!begin_value(c)) return false;
+                just_opened_ = c == '[';
+                break;
+            case state::first_member_or_close:
+                if (c == '}') {
+                    stack_.pop_back();
+                    ++p;
+                    if (!sink_.close('}', at(p))) return fail("");
+                    value_done();
+                    break;
+                }
+                [[fallthrough]];
+            case state::member:
+                if (c != '"') return fail("expected a member name in double quotes");
+                ++p;
+                state_ = state::string;
+                string_is_key_ = true;
+                string_state_ = in_string::text;
+                text_.clear();
+                break;
+            case state::colon:
+                if (c != ':') return fail("expected ':' after a member name");
+                ++p;
+                state_ = state::value;
+                break;
+            case state::after_value:
+                if (c == ',') {
+                    ++p;
+                    state_ = stack_.back() == '{' ? state::member : state::value;
+                    break;
+                }
+                if (c == (stack_.back() == '{' ? '}' : ']')) {
+                    stack_.pop_back();
+                    ++p;
+                    if (!sink_.close(c, at(p))) return fail("");
+                    value_done();
+                    break;
+                }
+                return fail(stack_.back() == '{' ? "expected ',' or '}' after a member value"
+                                                 : "expected ',' or ']' after an array element");
+            default: break;
+            }
+        }
+    }
+    offset_ += piece.size();
+    return state_ != state::failed;
+}
+
+bool incremental_tokenizer::finish() {
+    if (state_ == state::number && stack_.empty()) return end_number();
+    if (state_ == state::failed) return false;
+    if (state_ != state::done) return fail("unexpected end of input");
+    return true;
+}
+
+} // namespace forma::json_detail

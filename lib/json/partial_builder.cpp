@@ -1,0 +1,126 @@
+#include <forma/json/detail/partial_builder.hpp>
+
+namespace forma::json_detail {
+
+bool partial_builder::passing_through() const noexcept {
+    return !frames_.empty() && (frames_.back().how == mode::skip || frames_.back().how == mode::whole);
+}
+
+slot partial_builder::target_of_new_value(bool null, bool& null_done) {
+    null_done = false;
+    slot target;
+    if (!root_taken_) {
+        root_taken_ = true;
+        target = root_;
+    } else if (frames_.back().how == mode::wrapper) {
+        target = pending_;
+    } else if (frames_.back().target.ops->kind == slot_kind::sequence) {
+        const frame& f = frames_.back();
+        target = f.target.ops->element(f.target.node);
+    } else {
+        target = pending_;
+    }
+    pending_ = {};
+    while (target && target.ops->kind == slot_kind::nullable) {
+        target = target.ops->resolve(target.node, null);
+        if (!target) null_done = true;
+    }
+    return target;
+}
+
+bool partial_builder::open(char bracket, std::size_t begin) {
+    if (passing_through()) {
+        ++frames_.back().depth;
+        return true;
+    }
+    // A wrapped answer is {"data": <T>}: the outer object is not T's.
+    if (wrapped_ && !root_taken_ && bracket == '{') {
+        root_taken_ = true;
+        frames_.push_back({root_, mode::wrapper});
+        return true;
+    }
+    bool null_done;
+    const slot target = target_of_new_value(false, null_done);
+    if (!target) {
+        frames_.push_back({{}, mode::skip});
+        return true;
+    }
+    const slot_kind k = target.ops->kind;
+    if (k == slot_kind::whole) {
+        frames_.push_back({target, mode::whole, 1, begin});
+        return true;
+    }
+    if ((bracket == '{' && k != slot_kind::object) || (bracket == '[' && k != slot_kind::sequence)) return false;
+    target.ops->open(target.node);
+    frames_.push_back({target, mode::fill});
+    return true;
+}
+
+bool partial_builder::close(char, std::size_t end) {
+    frame& f = frames_.back();
+    if ((f.how == mode::skip || f.how == mode::whole) && --f.depth > 0) return true;
+    const frame done = f;
+    frames_.pop_back();
+    switch (done.how) {
+    case mode::whole: return done.target.ops->whole(done.target.node, std::string_view(document_).substr(done.begin, end - done.begin));
+    case mode::fill: done.target.ops->close(done.target.node); return true;
+    default: return true;
+    }
+}
+
+bool partial_builder::key(std::string_view name) {
+    if (passing_through()) return true;
+    const frame& f = frames_.back();
+    if (f.how == mode::wrapper) {
+        pending_ = name == "data" ? f.target : slot{};
+        return true;
+    }
+    pending_ = f.target.ops->member(f.target.node, name);
+    return true;
+}
+
+bool partial_builder::string_part(std::string_view text, bool first, bool last, std::size_t begin, std::size_t end) {
+    if (passing_through()) return true;
+    if (first) {
+        bool null_done;
+        string_target_ = target_of_new_value(false, null_done);
+        string_mode_ = mode::fill;
+        if (!string_target_) string_mode_ = mode::skip;
+        else if (string_target_.ops->kind == slot_kind::whole) string_mode_ = mode::whole;
+        else if (string_target_.ops->kind == slot_kind::enumeration) enum_name_.clear();
+        else if (string_target_.ops->kind != slot_kind::string) return false;
+    }
+    switch (string_mode_) {
+    case mode::skip: return true;
+    case mode::whole:
+        return !last || string_target_.ops->whole(string_target_.node, std::string_view(document_).substr(begin, end - begin));
+    default: break;
+    }
+    if (string_target_.ops->kind == slot_kind::enumeration) {
+        enum_name_.append(text);
+        return !last || string_target_.ops->string_part(string_target_.node, enum_name_, true, true);
+    }
+    return string_target_.ops->string_part(string_target_.node, text, first, last);
+}
+
+bool partial_builder::number(std::string_view text, std::size_t begin, std::size_t end) {
+    if (passing_through()) return true;
+    bool null_done;
+    const slot target = target_of_new_value(false, null_done);
+    if (!target) return true;
+    if (target.ops->kind == slot_kind::whole)
+        return target.ops->whole(target.node, std::string_view(document_).substr(begin, end - begin));
+    return target.ops->kind == slot_kind::number && target.ops->number(target.node, text);
+}
+
+bool partial_builder::literal(char literal, std::size_t begin, std::size_t end) {
+    if (passing_through()) return true;
+    bool null_done;
+    const slot target = target_of_new_value(literal == 'n', null_done);
+    if (!target) return true; // skipped, or a nullable took the null
+    if (target.ops->kind == slot_kind::whole)
+        return target.ops->whole(target.node, std::string_view(document_).substr(begin, end - begin));
+    return literal != 'n' && target.ops->kind == slot_kind::boolean && target.ops->boolean(target.node, literal == 't');
+}
+
+} // namespace forma::json_detail

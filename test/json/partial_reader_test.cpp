@@ -1,0 +1,243 @@
+// partial_reader: JSON fed in pieces split anywhere gives snapshots that only grow and
+// the same final value as from_json.
+
+#include <forma/json/from_json.hpp>
+#include <forma/json/partial_reader.hpp>
+#include <forma/json/to_json.hpp>
+
+#include <boost/describe.hpp>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace partial_test {
+
+enum class mood { calm, excited, grumpy };
+BOOST_DESCRIBE_ENUM(mood, calm, excited, grumpy)
+
+struct address {
+    std::string city;
+    std::optional<std::string> zip;
+    friend bool operator==(const address&, const address&) = default;
+};
+BOOST_DESCRIBE_STRUCT(address, (), (city, zip))
+
+struct circle {
+    double radius = 0;
+    friend bool operator==(const circle&, const circle&) = default;
+};
+BOOST_DESCRIBE_STRUCT(circle, (), (radius))
+
+struct square {
+    double side = 0;
+    std::string label;
+    friend bool operator==(const square&, const square&) = default;
+};
+BOOST_DESCRIBE_STRUCT(square, (), (side, label))
+
+struct person {
+    std::string name;
+    int age = 0;
+    bool active = false;
+    mood feeling = mood::calm;
+    address home;
+    std::optional<address> work;
+    std::vector<std::string> tags;
+    std::vector<address> places;
+    std::variant<circle, square> badge;
+    std::map<std::string, int> scores;
+    std::optional<double> height;
+    friend bool operator==(const person&, const person&) = default;
+};
+BOOST_DESCRIBE_STRUCT(person, (), (name, age, active, feeling, home, work, tags, places, badge, scores, height))
+
+struct ticket {
+    std::string code;
+    int level = 0;
+    friend bool operator==(const ticket&, const ticket&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ticket, (), (code, level))
+FORMA_DESCRIBE_FIELDS(ticket, (code, .pattern = "^[A-Z]{3}-[0-9]{2}$"), (level, .minimum = 10));
+
+} // namespace partial_test
+
+namespace {
+
+using namespace partial_test;
+using forma::partial;
+using forma::partial_reader;
+
+// A snapshot flattened: JSON Pointer -> (text known so far, whole).
+struct leaf {
+    std::string text;
+    bool complete = false;
+};
+using flat = std::map<std::string, leaf>;
+
+template <class T>
+void flatten(const partial<T>& p, const std::string& path, flat& out) {
+    using namespace forma::reflect;
+    if constexpr (std::is_same_v<T, std::string>) {
+        if (p.has_value()) out[path] = {p.value(), p.complete()};
+    } else if constexpr (is_nullable_v<T>) {
+        if (p.is_null()) out[path] = {"null", true};
+        else if (p.has_value()) flatten(p.value(), path, out);
+    } else if constexpr (is_sequence_v<T>) {
+        if (p.has_value()) out[path + "/[]"] = {"", p.complete()};
+        for (std::size_t i = 0; i < p.size(); ++i) flatten(p[i], path + "/" + std::to_string(i), out);
+    } else if constexpr (is_described_struct_v<T>) {
+        if (p.has_value()) out[path + "/{}"] = {"", p.complete()};
+        p.for_each_member([&](std::string_view name, const auto& member) {
+            flatten(member, path + "/" + std::string(name), out);
+        });
+    } else {
+        if (p.has_value()) out[path] = {forma::to_json(p.value()), true};
+    }
+}
+
+template <class T>
+flat flatten(const partial<T>& p) {
+    flat out;
+    flatten(p, "", out);
+    return out;
+}
+
+// Whether `later` only adds to `earlier`: whole values unchanged, strings grown.
+::testing::AssertionResult grows_from(const flat& earlier, const flat& later) {
+    for (const auto& [path, before] : earlier) {
+        auto it = later.find(path);
+        if (it == later.end()) return ::testing::AssertionFailure() << path << " disappeared";
+        const leaf& after = it->second;
+        if (before.complete && (!after.complete || after.text != before.text))
+            return ::testing::AssertionFailure() << path << " changed after it was whole: " << before.text << " -> "
+                                                 << after.text;
+        if (after.text.compare(0, before.text.size(), before.text) != 0)
+            return ::testing::AssertionFailure() << path << " did not grow: " << before.text << " -> " << after.text;
+    }
+    return ::testing::AssertionSuccess();
+}
+
+const std::string person_json = R"({"name": "Ada \"Countess\" Lovelace \u00e9\ud83d\ude00 caf\u00e9 日本",
+ "age": 36, "active": true, "feeling": "excited",
+ "home": {"city": "London", "zip": null}, "work": {"city": "Paris", "zip": "75001"},
+ "tags": ["math", "poetry\n", ""], "places": [{"city": "Rome"}, {"city": "Köln", "zip": "50667"}],
+ "badge": {"side": 2.5, "label": "sq"}, "scores": {"a": 1, "b": -2}, "height": 1.65e0, "ignored": [1, {"x": null}]})";
+
+template <class T>
+void check_every_prefix_grows_to_from_json(const std::string& json, bool wrapped = false) {
+    const T expected = wrapped ? forma::json_detail::try_read_wrapped<T>(json, {}).value() : forma::from_json<T>(json);
+    // Byte by byte: every prefix's snapshot grows from the one before.
+    partial_reader<T> reader(wrapped);
+    flat previous;
+    for (char c : json) {
+        ASSERT_TRUE(reader.feed(std::string_view(&c, 1))) << reader.error().what();
+        flat now = flatten(reader.get());
+        ASSERT_TRUE(grows_from(previous, now)) << "after " << reader.text().size() << " bytes";
+        previous = std::move(now);
+    }
+    EXPECT_TRUE(reader.get().complete());
+    EXPECT_EQ(reader.get().to_value(), std::optional<T>(expected));
+    EXPECT_EQ(reader.finish().value(), expected);
+    // Two pieces split at every byte: the same final value.
+    for (std::size_t split = 0; split <= json.size(); ++split) {
+        partial_reader<T> two(wrapped);
+        ASSERT_TRUE(two.feed(std::string_view(json).substr(0, split)));
+        ASSERT_TRUE(two.feed(std::string_view(json).substr(split)));
+        ASSERT_EQ(two.get().to_value(), std::optional<T>(expected)) << "split at " << split;
+    }
+}
+
+TEST(partial_reader, a_rich_type_split_anywhere_grows_monotonically_to_the_from_json_value) {
+    check_every_prefix_grows_to_from_json<person>(person_json);
+}
+
+TEST(partial_reader, arrays_of_objects_and_wrapped_roots) {
+    const std::string places = R"({"data": [{"city": "Oslo", "zip": "0150"}, {"city": "Å\\u00e5"}, {"city": ""}]})";
+    check_every_prefix_grows_to_from_json<std::vector<address>>(places, true);
+    check_every_prefix_grows_to_from_json<std::vector<address>>(R"([{"city": "Oslo"}])", true); // not wrapped
+    check_every_prefix_grows_to_from_json<std::vector<int>>(R"({"data": [1, -20, 3e2, 0]})", true);
+    check_every_prefix_grows_to_from_json<std::optional<int>>(R"({"data": null})", true);
+}
+
+TEST(partial_reader, strings_show_as_they_stream_numbers_only_when_whole) {
+    partial_reader<person> reader;
+    reader.feed(R"({"name": "Ada Lov)");
+    const auto& name = reader.get()[&person::name];
+    EXPECT_TRUE(name.has_value());
+    EXPECT_FALSE(name.complete());
+    EXPECT_EQ(name.value(), "Ada Lov");
+    reader.feed(R"(elace", "age": 3)");
+    EXPECT_TRUE(name.complete());
+    EXPECT_FALSE(reader.get()[&person::age].has_value()); // "3" may be the start of 36
+    EXPECT_EQ(reader.get()[&person::age].value_or(-1), -1);
+    reader.feed(R"(6, "tags": ["a", "b)");
+    EXPECT_EQ(reader.get()[&person::age].value(), 36);
+    const auto& tags = reader.get()[&person::tags];
+    ASSERT_EQ(tags.size(), 2u);
+    EXPECT_TRUE(tags[0].complete());
+    EXPECT_EQ(tags[1].value(), "b");
+    EXPECT_FALSE(tags.complete());
+    EXPECT_FALSE(reader.get().to_value().has_value());
+}
+
+TEST(partial_reader, escapes_and_utf8_cut_inside_are_held_until_whole) {
+    // "é" is C3 A9; "😀" is F0 9F 98 80 and \ud83d\ude00.
+    const std::string json = "{\"city\": \"\xC3\xA9\\ud83d\\ude00\xF0\x9F\x98\x80\\n\"}";
+    for (std::size_t split = 0; split <= json.size(); ++split) {
+        partial_reader<address> reader;
+        reader.feed(json.substr(0, split));
+        const auto& city = reader.get()[&address::city];
+        // Whatever was cut, the text so far is a prefix of the whole, never a broken sequence.
+        const std::string whole = "\xC3\xA9\xF0\x9F\x98\x80\xF0\x9F\x98\x80\n";
+        EXPECT_EQ(whole.compare(0, city.value().size(), city.value()), 0) << "split at " << split;
+        reader.feed(json.substr(split));
+        EXPECT_EQ(city.value(), whole);
+    }
+}
+
+TEST(partial_reader, invalid_json_stops_reading_with_from_jsons_error) {
+    partial_reader<address> reader;
+    EXPECT_TRUE(reader.feed(R"({"city": "Oslo", "zip": )"));
+    EXPECT_FALSE(reader.feed(R"(12})"));
+    EXPECT_TRUE(reader.failed());
+    EXPECT_EQ(reader.error().path(), "/zip");
+    EXPECT_EQ(reader.get()[&address::city].value(), "Oslo"); // what was known stays
+    EXPECT_FALSE(reader.feed(R"("x"})")); // nothing more is read
+
+    partial_reader<address> broken;
+    EXPECT_FALSE(broken.feed(R"({"city": "a\qb"})"));
+    EXPECT_NE(std::string(broken.error().what()).find("escape"), std::string::npos) << broken.error().what();
+
+    partial_reader<std::vector<int>> trailing;
+    EXPECT_FALSE(trailing.feed("[1, 2,]"));
+    partial_reader<address> bad_utf8;
+    EXPECT_FALSE(bad_utf8.feed("{\"city\": \"\xC3\x28\"}"));
+}
+
+TEST(partial_reader, constraints_are_checked_on_the_whole_value_only) {
+    // "AB" does not match the pattern yet; a partial string never fails it mid-stream.
+    const std::string json = R"({"code": "ABC-12", "level": 12})";
+    check_every_prefix_grows_to_from_json<ticket>(json);
+
+    partial_reader<ticket> low;
+    ASSERT_TRUE(low.feed(R"({"code": "ABC-12", "level": 3})")); // below the minimum: known, not valid
+    EXPECT_EQ(low.get()[&ticket::level].value(), 3);
+    const auto final = low.finish();
+    ASSERT_FALSE(final.has_value());
+    EXPECT_EQ(final.error().path(), "/level");
+    EXPECT_STREQ(final.error().what(), forma::try_from_json<ticket>(low.text()).error().what());
+}
+
+TEST(partial_reader, unfinished_text_is_not_a_value) {
+    partial_reader<address> reader;
+    reader.feed(R"({"city": "Oslo")");
+    EXPECT_FALSE(reader.get().complete());
+    EXPECT_FALSE(reader.finish().has_value());
+    EXPECT_FALSE(reader.failed());
+}
+
+} // namespace
