@@ -47,8 +47,6 @@ public:
     bool failed() const noexcept { return state_ == state::failed; }
     /// Why it stopped (empty when the sink stopped it).
     const std::string& error() const noexcept { return error_; }
-    /// One whole value has been read (only whitespace may follow).
-    bool done() const noexcept { return state_ == state::done; }
 
 private:
     enum class state : std::uint8_t {
