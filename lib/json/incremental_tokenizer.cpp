@@ -1,6 +1,8 @@
 #include <forma/json/detail/incremental_tokenizer.hpp>
 #include <forma/json/detail/reader.hpp>
 
+#include "string_escapes.hpp"
+
 namespace forma::json_detail {
 
 namespace {
@@ -11,43 +13,9 @@ bool is_number_char(char c) noexcept {
     return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
-int hex_digit(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-char simple_escape(char c) noexcept {
-    switch (c) {
-    case '"': return '"';
-    case '\\': return '\\';
-    case '/': return '/';
-    case 'b': return '\b';
-    case 'f': return '\f';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    default: return 0;
-    }
-}
-
 void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
+    char bytes[4];
+    out.append(bytes, write_utf8(bytes, cp));
 }
 
 // Bytes a UTF-8 sequence led by `c` has in all (RFC 3629), 0 when `c` cannot lead one.
@@ -195,7 +163,7 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
                 string_state_ = in_string::hex;
                 code_ = 0;
                 digits_ = 4;
-            } else if (const char unescaped = simple_escape(e)) {
+            } else if (const char unescaped = simple_escapes[static_cast<unsigned char>(e)]) {
                 text_ += unescaped;
                 string_state_ = in_string::text;
             } else {
@@ -205,7 +173,7 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
         }
         case in_string::hex:
         case in_string::low_hex: {
-            const int h = hex_digit(*p++);
+            const int h = hex_value(*p++);
             if (h < 0) return fail("invalid \\u escape: expected four hex digits");
             code_ = code_ * 16 + static_cast<std::uint32_t>(h);
             if (--digits_ > 0) break;

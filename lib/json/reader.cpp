@@ -2,32 +2,13 @@
 // and building error messages (cold paths kept out of users' code).
 #include <forma/json/detail/reader.hpp>
 
+#include "string_escapes.hpp"
+
 #include <algorithm>
 #include <array>
 
 namespace forma::json_detail {
 namespace {
-
-int hex_value(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/// What each one-letter escape (\n, \", ...) stands for; 0 where there is none.
-constexpr auto simple_escapes = [] {
-    std::array<char, 256> table{};
-    table['"'] = '"';
-    table['\\'] = '\\';
-    table['/'] = '/';
-    table['b'] = '\b';
-    table['f'] = '\f';
-    table['n'] = '\n';
-    table['r'] = '\r';
-    table['t'] = '\t';
-    return table;
-}();
 
 /// The bytes find_string_special stops at: '"', '\\', control characters, non-ASCII.
 bool is_string_special(char ch) noexcept {
@@ -44,26 +25,6 @@ int string_special_mask(__m128i v) noexcept {
     return _mm_movemask_epi8(hit);
 }
 #endif
-
-/// Writes cp as UTF-8 at dst (room for 4 bytes); returns the end of what it wrote.
-char* write_utf8(char* dst, std::uint32_t cp) noexcept {
-    if (cp < 0x80) {
-        *dst++ = static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        *dst++ = static_cast<char>(0xC0 | (cp >> 6));
-        *dst++ = static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        *dst++ = static_cast<char>(0xE0 | (cp >> 12));
-        *dst++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        *dst++ = static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        *dst++ = static_cast<char>(0xF0 | (cp >> 18));
-        *dst++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        *dst++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        *dst++ = static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    return dst;
-}
 
 } // namespace
 
