@@ -6,8 +6,7 @@ bool partial_builder::passing_through() const noexcept {
     return !frames_.empty() && (frames_.back().how == mode::skip || frames_.back().how == mode::whole);
 }
 
-slot partial_builder::target_of_new_value(bool null, bool& null_done) {
-    null_done = false;
+slot partial_builder::target_of_new_value(bool null) {
     slot target;
     if (!root_taken_) {
         root_taken_ = true;
@@ -21,10 +20,7 @@ slot partial_builder::target_of_new_value(bool null, bool& null_done) {
         target = pending_;
     }
     pending_ = {};
-    while (target && target.ops->kind == slot_kind::nullable) {
-        target = target.ops->resolve(target.node, null);
-        if (!target) null_done = true;
-    }
+    while (target && target.ops->kind == slot_kind::nullable) target = target.ops->resolve(target.node, null);
     return target;
 }
 
@@ -39,8 +35,7 @@ bool partial_builder::open(char bracket, std::size_t begin) {
         frames_.push_back({root_, mode::wrapper});
         return true;
     }
-    bool null_done;
-    const slot target = target_of_new_value(false, null_done);
+    const slot target = target_of_new_value(false);
     if (!target) {
         frames_.push_back({{}, mode::skip});
         return true;
@@ -82,8 +77,7 @@ bool partial_builder::key(std::string_view name) {
 bool partial_builder::string_part(std::string_view text, bool first, bool last, std::size_t begin, std::size_t end) {
     if (passing_through()) return true;
     if (first) {
-        bool null_done;
-        string_target_ = target_of_new_value(false, null_done);
+            string_target_ = target_of_new_value(false);
         string_mode_ = mode::fill;
         if (!string_target_) string_mode_ = mode::skip;
         else if (string_target_.ops->kind == slot_kind::whole) string_mode_ = mode::whole;
@@ -105,8 +99,7 @@ bool partial_builder::string_part(std::string_view text, bool first, bool last, 
 
 bool partial_builder::number(std::string_view text, std::size_t begin, std::size_t end) {
     if (passing_through()) return true;
-    bool null_done;
-    const slot target = target_of_new_value(false, null_done);
+    const slot target = target_of_new_value(false);
     if (!target) return true;
     if (target.ops->kind == slot_kind::whole)
         return target.ops->whole(target.node, std::string_view(document_).substr(begin, end - begin));
@@ -115,8 +108,7 @@ bool partial_builder::number(std::string_view text, std::size_t begin, std::size
 
 bool partial_builder::literal(char literal, std::size_t begin, std::size_t end) {
     if (passing_through()) return true;
-    bool null_done;
-    const slot target = target_of_new_value(literal == 'n', null_done);
+    const slot target = target_of_new_value(literal == 'n');
     if (!target) return true; // skipped, or a nullable took the null
     if (target.ops->kind == slot_kind::whole)
         return target.ops->whole(target.node, std::string_view(document_).substr(begin, end - begin));

@@ -37,9 +37,9 @@ private:
 
     /// Whether the tokens are inside a value being skipped or kept whole.
     bool passing_through() const noexcept;
-    /// The slot the value starting now goes to, through nullables; empty: skip it (or it
-    /// was null). Sets `null_done` when a null literal was taken by a nullable.
-    slot target_of_new_value(bool null, bool& null_done);
+    /// The slot the value starting now goes to, through nullables; empty: skip it, or a
+    /// nullable took the null.
+    slot target_of_new_value(bool null);
 
     slot root_;
     const std::string& document_;
