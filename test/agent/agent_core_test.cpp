@@ -264,3 +264,19 @@ TEST_F(agent_core, structured_output_agent_streams_the_inner_answer_then_the_con
     EXPECT_EQ(merged.messages[0].text(), "Ann is 30.");
     EXPECT_EQ(merged.deserialize<person>(), (person{"Ann", 30, std::nullopt}));
 }
+
+TEST_F(agent_core, scripted_client_forgets_requests_but_keeps_counting_calls) {
+    chat_client_agent agent(client, {.name = "assistant"});
+    client.add_text_response("one");
+    run_to_completion(io, agent.run("first"));
+    ASSERT_EQ(client.requests().size(), 1u);
+    client.clear_requests();
+    EXPECT_TRUE(client.requests().empty());
+    try {
+        run_to_completion(io, agent.run("second")); // nothing scripted
+        FAIL() << "expected an error";
+    } catch (const forma::error& e) {
+        EXPECT_NE(std::string(e.what()).find("for request 2"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(client.requests().size(), 1u);
+}
