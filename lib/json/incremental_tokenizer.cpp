@@ -1,4 +1,5 @@
 #include <forma/json/detail/incremental_tokenizer.hpp>
+#include <forma/json/detail/partial_builder.hpp>
 #include <forma/json/detail/reader.hpp>
 
 #include "string_escapes.hpp"
@@ -53,7 +54,7 @@ bool is_json_number(std::string_view text) noexcept {
     return i == n;
 }
 
-incremental_tokenizer::incremental_tokenizer(token_sink& sink, std::size_t max_depth)
+incremental_tokenizer::incremental_tokenizer(partial_builder& sink, std::size_t max_depth)
     : sink_(sink), max_depth_(max_depth) {}
 
 bool incremental_tokenizer::fail(const char* what) {
@@ -89,8 +90,8 @@ bool incremental_tokenizer::begin_value(char c) {
     case 'n': literal_ = "null"; break;
     default:
         if (c == '-' || is_digit(c)) {
-            state_ = state::number;
-            text_.assign(1, c);
+            state_ = state::number; // read from its first character again
+            text_.clear();
             return true;
         }
         return fail("expected a value");
@@ -101,12 +102,36 @@ bool incremental_tokenizer::begin_value(char c) {
 }
 
 bool incremental_tokenizer::flush_string(bool last) {
-    if (text_.empty() && !last && !string_first_) return true;
+    std::string_view text = run_;
+    if (!text_.empty()) {
+        text_.append(run_);
+        text = text_;
+    }
+    run_ = {};
+    if (text.empty() && !last && !string_first_) return true;
     const bool first = string_first_;
     string_first_ = false;
-    const bool ok = sink_.string_part(text_, first, last, token_begin_, string_end_);
+    const bool ok = sink_.string_part(text, first, last, token_begin_, string_end_);
     text_.clear();
     return ok || fail("");
+}
+
+bool incremental_tokenizer::end_key() {
+    std::string_view name = run_;
+    if (!text_.empty()) {
+        text_.append(run_);
+        name = text_;
+    }
+    run_ = {};
+    const bool ok = sink_.key(name);
+    text_.clear();
+    state_ = state::colon;
+    return ok || fail("");
+}
+
+void incremental_tokenizer::hold_run() {
+    text_.append(run_);
+    run_ = {};
 }
 
 // Reads string text from p up to the closing quote (true, p after it) or the end of the
@@ -116,8 +141,11 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
     while (p != end) {
         switch (string_state_) {
         case in_string::text: {
-            const char* stop = find_string_special(p, end);
-            text_.append(p, stop);
+            // Plain text is passed on as a view of the piece (run_); only text cut by a
+            // split or an escape is copied into text_.
+            const char* stop = find_string_special_padded(p, end);
+            if (run_.empty()) run_ = std::string_view(p, 0);
+            run_ = std::string_view(run_.data(), run_.size() + static_cast<std::size_t>(stop - p));
             p = stop;
             if (p == end) return true;
             const auto c = static_cast<unsigned char>(*p);
@@ -127,6 +155,7 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
                 return true;
             }
             if (c == '\\') {
+                hold_run();
                 string_state_ = in_string::escape;
                 ++p;
                 break;
@@ -134,6 +163,13 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
             if (c < 0x20) return fail("control character in string");
             utf8_size_ = utf8_length(c);
             if (utf8_size_ == 0) return fail("invalid UTF-8 in string");
+            if (end - p >= utf8_size_) { // the whole sequence is here: check it in place
+                if (utf8_sequence_length(p, end) != utf8_size_) return fail("invalid UTF-8 in string");
+                run_ = std::string_view(run_.data(), run_.size() + static_cast<std::size_t>(utf8_size_));
+                p += utf8_size_;
+                break;
+            }
+            hold_run();
             utf8_[0] = c;
             digits_ = 1; // bytes of the sequence read so far
             string_state_ = in_string::utf8;
@@ -207,9 +243,11 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
     return true;
 }
 
-bool incremental_tokenizer::end_number() {
-    if (!is_json_number(text_)) return fail("invalid number");
-    if (!sink_.number(text_, token_begin_, token_begin_ + text_.size())) return fail("");
+bool incremental_tokenizer::end_number(std::string_view text) {
+    if (!is_json_number(text)) return fail("invalid number");
+    const bool ok = sink_.number(text, token_begin_, token_begin_ + text.size());
+    text_.clear();
+    if (!ok) return fail("");
     return value_done();
 }
 
@@ -229,14 +267,14 @@ bool incremental_tokenizer::feed(std::string_view piece) {
             bool closed;
             if (!read_string(p, end, closed)) return false;
             if (!closed) {
-                // Text read so far goes on now, so a long string shows as it streams.
-                if (!string_is_key_ && !flush_string(false)) return false;
+                // Text read so far goes on now, so a long string shows as it streams; a
+                // key is passed on whole.
+                if (string_is_key_) hold_run();
+                else if (!flush_string(false)) return false;
                 break;
             }
             if (string_is_key_) {
-                if (!sink_.key(text_)) return fail("");
-                text_.clear();
-                state_ = state::colon;
+                if (!end_key()) return false;
             } else {
                 string_end_ = at(p);
                 if (!flush_string(true)) return false;
@@ -244,14 +282,21 @@ bool incremental_tokenizer::feed(std::string_view piece) {
             }
             break;
         }
-        case state::number:
-            if (is_number_char(c)) {
-                text_ += c;
-                ++p;
+        case state::number: {
+            const char* const start = p;
+            while (p != end && is_number_char(*p)) ++p;
+            if (p == end) {
+                text_.append(start, p); // the number may go on in the next piece
                 break;
             }
-            if (!end_number()) return false;
+            std::string_view number(start, static_cast<std::size_t>(p - start));
+            if (!text_.empty()) {
+                text_.append(number);
+                number = text_;
+            }
+            if (!end_number(number)) return false;
             break; // the character after the number is read in the new state
+        }
         case state::literal:
             if (c != literal_[literal_matched_]) return fail("invalid literal");
             ++p;
@@ -277,8 +322,8 @@ bool incremental_tokenizer::feed(std::string_view piece) {
                 }
                 just_opened_ = false;
                 token_begin_ = at(p);
-                ++p;
                 if (!begin_value(c)) return false;
+                if (state_ != state::number) ++p;
                 just_opened_ = c == '[';
                 break;
             case state::first_member_or_close:
@@ -327,7 +372,7 @@ bool incremental_tokenizer::feed(std::string_view piece) {
 }
 
 bool incremental_tokenizer::finish() {
-    if (state_ == state::number && stack_.empty()) return end_number();
+    if (state_ == state::number && stack_.empty()) return end_number(text_);
     if (state_ == state::failed) return false;
     if (state_ != state::done) return fail("unexpected end of input");
     return true;

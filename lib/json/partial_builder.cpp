@@ -1,10 +1,8 @@
 #include <forma/json/detail/partial_builder.hpp>
 
-namespace forma::json_detail {
+#include <utility>
 
-bool partial_builder::passing_through() const noexcept {
-    return !frames_.empty() && (frames_.back().how == mode::skip || frames_.back().how == mode::whole);
-}
+namespace forma::json_detail {
 
 slot partial_builder::target_of_new_value(bool null) {
     slot target;
@@ -57,7 +55,7 @@ bool partial_builder::close(char, std::size_t end) {
     const frame done = f;
     frames_.pop_back();
     switch (done.how) {
-    case mode::whole: return done.target.ops->whole(done.target.node, std::string_view(document_).substr(done.begin, end - done.begin));
+    case mode::whole: return done.target.ops->whole(done.target.node, document_.view().substr(done.begin, end - done.begin));
     case mode::fill: done.target.ops->close(done.target.node); return true;
     default: return true;
     }
@@ -65,19 +63,33 @@ bool partial_builder::close(char, std::size_t end) {
 
 bool partial_builder::key(std::string_view name) {
     if (passing_through()) return true;
-    const frame& f = frames_.back();
+    frame& f = frames_.back();
     if (f.how == mode::wrapper) {
-        pending_ = name == "data" ? f.target : slot{};
+        if (name != "data") skipped_members_ = true;
+        else if (std::exchange(f.seen, 1) != 0) return false;
+        else pending_ = f.target;
         return true;
     }
-    pending_ = f.target.ops->member(f.target.node, name);
+    pending_ = f.target.ops->member(f.target.node, name, f.next_member);
+    if (!pending_) {
+        skipped_members_ = true;
+        return true;
+    }
+    const std::size_t index = f.next_member - 1;
+    if (index >= 64) {
+        skipped_members_ = true; // not tracked: from_json decides about duplicates
+        return true;
+    }
+    const std::uint64_t bit = std::uint64_t{1} << index;
+    if (f.seen & bit) return false; // given twice
+    f.seen |= bit;
     return true;
 }
 
 bool partial_builder::string_part(std::string_view text, bool first, bool last, std::size_t begin, std::size_t end) {
     if (passing_through()) return true;
     if (first) {
-            string_target_ = target_of_new_value(false);
+        string_target_ = target_of_new_value(false);
         string_mode_ = mode::fill;
         if (!string_target_) string_mode_ = mode::skip;
         else if (string_target_.ops->kind == slot_kind::whole) string_mode_ = mode::whole;
@@ -87,7 +99,7 @@ bool partial_builder::string_part(std::string_view text, bool first, bool last, 
     switch (string_mode_) {
     case mode::skip: return true;
     case mode::whole:
-        return !last || string_target_.ops->whole(string_target_.node, std::string_view(document_).substr(begin, end - begin));
+        return !last || string_target_.ops->whole(string_target_.node, document_.view().substr(begin, end - begin));
     default: break;
     }
     if (string_target_.ops->kind == slot_kind::enumeration) {
@@ -102,7 +114,7 @@ bool partial_builder::number(std::string_view text, std::size_t begin, std::size
     const slot target = target_of_new_value(false);
     if (!target) return true;
     if (target.ops->kind == slot_kind::whole)
-        return target.ops->whole(target.node, std::string_view(document_).substr(begin, end - begin));
+        return target.ops->whole(target.node, document_.view().substr(begin, end - begin));
     return target.ops->kind == slot_kind::number && target.ops->number(target.node, text);
 }
 
@@ -111,7 +123,7 @@ bool partial_builder::literal(char literal, std::size_t begin, std::size_t end) 
     const slot target = target_of_new_value(literal == 'n');
     if (!target) return true; // skipped, or a nullable took the null
     if (target.ops->kind == slot_kind::whole)
-        return target.ops->whole(target.node, std::string_view(document_).substr(begin, end - begin));
+        return target.ops->whole(target.node, document_.view().substr(begin, end - begin));
     return literal != 'n' && target.ops->kind == slot_kind::boolean && target.ops->boolean(target.node, literal == 't');
 }
 

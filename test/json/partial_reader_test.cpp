@@ -240,4 +240,51 @@ TEST(partial_reader, unfinished_text_is_not_a_value) {
     EXPECT_FALSE(reader.failed());
 }
 
+// finish() takes the partial's value when it holds the whole document; anything from_json
+// would judge otherwise must still get from_json's answer.
+TEST(partial_reader, finish_answers_as_from_json_does_for_what_the_partial_cannot_judge) {
+    auto finish_of = [](std::string_view json, bool wrapped = false, forma::parse_options options = {}) {
+        partial_reader<address> reader(wrapped, options);
+        reader.feed(json);
+        return reader.finish();
+    };
+    auto expect_same_error = [&](std::string_view json, auto expected, bool wrapped = false,
+                                 forma::parse_options options = {}) {
+        const auto got = finish_of(json, wrapped, options);
+        ASSERT_FALSE(got.has_value()) << json;
+        ASSERT_FALSE(expected.has_value()) << json;
+        EXPECT_STREQ(got.error().what(), expected.error().what()) << json;
+        EXPECT_EQ(got.error().path(), expected.error().path()) << json;
+    };
+
+    // A member given twice stops reading at once, with from_json's error.
+    partial_reader<address> twice;
+    EXPECT_FALSE(twice.feed(R"({"city": "Oslo", "city": "Bergen", "zip": "0150"})"));
+    EXPECT_STREQ(twice.error().what(),
+                 forma::try_from_json<address>(R"({"city": "Oslo", "city": "Bergen", "zip": "0150"})").error().what());
+
+    // Unknown members: skipped by default, an error when rejected, and repeated ones are an error.
+    const std::string unknown = R"({"city": "Oslo", "extra": [1, {"a": 2}], "zip": "0150"})";
+    ASSERT_TRUE(finish_of(unknown).has_value());
+    EXPECT_EQ(finish_of(unknown)->city, "Oslo");
+    expect_same_error(unknown, forma::try_from_json<address>(unknown, {.reject_unknown_members = true}), false,
+                      {.reject_unknown_members = true});
+    const std::string unknown_twice = R"({"city": "Oslo", "x": 1, "x": 2, "zip": "0150"})";
+    expect_same_error(unknown_twice, forma::try_from_json<address>(unknown_twice));
+
+    // A wrapped answer whose wrapper never closes is not a value, even with its T whole.
+    const std::string open_wrapper = R"({"data": {"city": "Oslo", "zip": "0150"})";
+    expect_same_error(open_wrapper, forma::json_detail::try_read_wrapped<address>(open_wrapper, {}), true);
+    const std::string data_twice = R"({"data": {"city": "Oslo", "zip": "0150"}, "data": {"city": "X", "zip": "5003"}})";
+    expect_same_error(data_twice, forma::json_detail::try_read_wrapped<address>(data_twice, {}), true);
+
+    // Constraints inside nested values and sequences are checked too.
+    partial_reader<std::vector<ticket>> tickets;
+    ASSERT_TRUE(tickets.feed(R"([{"code": "ABC-12", "level": 12}, {"code": "bad", "level": 12}])"));
+    ASSERT_TRUE(tickets.get().complete());
+    const auto final = tickets.finish();
+    ASSERT_FALSE(final.has_value());
+    EXPECT_EQ(final.error().path(), "/1/code");
+}
+
 } // namespace

@@ -9,6 +9,8 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 namespace forma {
@@ -91,9 +93,7 @@ public:
             co_return structured_update<T>(std::move(*update), state_->reader.get());
         }
         state_->finished = true;
-        auto response = std::make_shared<agent_response<T>>(state_->builder.take(), state_->wrapped);
-        response->result(); // throws the typed error
-        co_return structured_update<T>(state_->reader.get(), std::move(response));
+        co_return structured_update<T>(state_->reader.get(), final_response());
     }
 
     /// next() for any completion token; the handler gets (std::exception_ptr, std::optional<structured_update<T>>).
@@ -103,6 +103,21 @@ public:
     }
 
 private:
+    // The response with its result, or the typed error result() would throw. The text
+    // read while streaming is not parsed again when it is the answer's text.
+    std::shared_ptr<const agent_response<T>> final_response() {
+        agent_response<> response = state_->builder.take();
+        std::string_view text;
+        std::string storage;
+        if (auto error = detail::structured_output_text(response, text, storage)) std::rethrow_exception(error);
+        auto value = text == state_->reader.text() ? state_->reader.finish()
+                     : state_->wrapped            ? json_detail::try_read_wrapped<T>(text, {})
+                                                  : try_from_json<T>(text);
+        if (!value) throw value.error();
+        return std::shared_ptr<const agent_response<T>>(
+            new agent_response<T>(std::move(response), state_->wrapped, std::move(*value)));
+    }
+
     struct state {
         explicit state(bool wrapped_answer) : wrapped(wrapped_answer), reader(wrapped_answer) {}
         bool wrapped;

@@ -2,6 +2,7 @@
 
 #include <forma/json/detail/incremental_tokenizer.hpp>
 #include <forma/json/detail/partial_builder.hpp>
+#include <forma/json/detail/satisfies_constraints.hpp>
 #include <forma/json/detail/wrapped_reading.hpp>
 #include <forma/json/from_json.hpp>
 #include <forma/json/json_error.hpp>
@@ -10,7 +11,6 @@
 
 #include <boost/system/result.hpp>
 
-#include <string>
 #include <string_view>
 
 namespace forma {
@@ -48,22 +48,29 @@ public:
         shape of a T: the partial then stays as it was and error() says what is wrong.
     */
     bool feed(std::string_view piece) {
+        const std::size_t at = text_.size();
         text_.append(piece);
         if (tokenizer_.failed()) return false;
-        return tokenizer_.feed(piece);
+        return tokenizer_.feed(text_.view().substr(at)); // read in place: its padding speeds scans
     }
 
     /// What is known so far.
     const partial<T>& get() const noexcept { return partial_; }
     /// Everything fed so far.
-    const std::string& text() const noexcept { return text_; }
+    std::string_view text() const noexcept { return text_.view(); }
     /// Reading stopped at something that is not JSON or not a T.
     bool failed() const noexcept { return tokenizer_.failed(); }
 
-    /// The T of the whole text, fully checked (constraints included), or the json_error
-    /// from_json gives for it.
+    /** The T of the whole text, fully checked (constraints included), or the json_error
+        from_json gives for it. When the partial holds the whole document it is the
+        partial's value, its constraints checked; the text is read again only when that
+        is not enough (a member skipped, a constraint broken, text missing or invalid).
+    */
     boost::system::result<T, json_error> finish() const {
-        return wrapped_ ? json_detail::try_read_wrapped<T>(text_, options_) : try_from_json<T>(text_, options_);
+        if (tokenizer_.complete() && !builder_.skipped_members() && !options_.reject_unknown_members)
+            if (auto value = partial_.to_value(); value && json_detail::satisfies_constraints(*value))
+                return std::move(*value);
+        return wrapped_ ? json_detail::try_read_wrapped<T>(text(), options_) : try_from_json<T>(text(), options_);
     }
 
     /// Why reading stopped (when failed()): the error from_json gives for the text so far.
@@ -77,7 +84,7 @@ private:
     parse_options options_;
     bool wrapped_;
     partial<T> partial_;
-    std::string text_;
+    json_detail::padded_text text_;
     json_detail::partial_builder builder_;
     json_detail::incremental_tokenizer tokenizer_;
 };

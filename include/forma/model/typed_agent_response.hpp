@@ -54,6 +54,13 @@ public:
     bool is_wrapped() const noexcept { return wrapped_; }
 
 private:
+    template <class>
+    friend class structured_update_stream;
+
+    /// A response whose result was read while it streamed.
+    agent_response(agent_response<> response, bool wrapped, T value)
+        : agent_response<>(std::move(response)), wrapped_(wrapped), parsed_(true), value_(std::move(value)) {}
+
     void parse_once() const {
         if (parsed_) return;
         parsed_ = true;

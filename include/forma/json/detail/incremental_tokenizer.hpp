@@ -8,26 +8,7 @@
 
 namespace forma::json_detail {
 
-/// What an incremental_tokenizer reports. Offsets count bytes from the start of the
-/// document; `end` is one past the token. Returning false stops the tokenizer.
-class token_sink {
-public:
-    virtual ~token_sink() = default;
-    /// '{' or '[' at `begin`.
-    virtual bool open(char bracket, std::size_t begin) = 0;
-    /// '}' or ']' ending at `end`.
-    virtual bool close(char bracket, std::size_t end) = 0;
-    /// A member name, whole and unescaped.
-    virtual bool key(std::string_view name) = 0;
-    /// Part of a string value, unescaped, never cutting a UTF-8 sequence. The first part
-    /// says where the string began; the last where it ended. "" is one part, first and last.
-    virtual bool string_part(std::string_view text, bool first, bool last, std::size_t begin,
-                             std::size_t end) = 0;
-    /// A whole number, checked against the JSON grammar.
-    virtual bool number(std::string_view text, std::size_t begin, std::size_t end) = 0;
-    /// true, false or null: `literal` is 't', 'f' or 'n'.
-    virtual bool literal(char literal, std::size_t begin, std::size_t end) = 0;
-};
+class partial_builder;
 
 /** A JSON tokenizer fed a document in pieces split anywhere: each byte is looked
     at once, so reading n bytes costs O(n) however they are cut. Tokens cut by a
@@ -36,13 +17,17 @@ public:
 */
 class incremental_tokenizer {
 public:
-    incremental_tokenizer(token_sink& sink, std::size_t max_depth);
+    /// Tokens go to `sink` (see partial_builder for what each call means).
+    incremental_tokenizer(partial_builder& sink, std::size_t max_depth);
 
-    /// Reads the next piece; false on invalid JSON or when the sink stopped.
+    /// Reads the next piece, which must be followed by at least 15 readable bytes (it is
+    /// the end of a padded_text); false on invalid JSON or when the sink stopped.
     bool feed(std::string_view piece);
     /// The input ended: false unless it was one whole JSON value.
     bool finish();
 
+    /// One whole JSON value has been read (only whitespace may follow).
+    bool complete() const noexcept { return state_ == state::done; }
     /// Reading stopped: invalid JSON, or the sink said stop.
     bool failed() const noexcept { return state_ == state::failed; }
     /// Why it stopped (empty when the sink stopped it).
@@ -61,9 +46,11 @@ private:
     bool value_done();
     bool read_string(const char*& p, const char* end, bool& closed);
     bool flush_string(bool last);
-    bool end_number();
+    bool end_key();
+    void hold_run();
+    bool end_number(std::string_view text);
 
-    token_sink& sink_;
+    partial_builder& sink_;
     std::size_t max_depth_;
     std::size_t offset_ = 0; // of the piece being read
     state state_ = state::value;
@@ -77,7 +64,8 @@ private:
     std::size_t string_end_ = 0;
     bool just_opened_ = false; // the last token was '[': ']' may close it empty
     in_string string_state_ = in_string::text;
-    std::string text_;          // unescaped string text not yet passed on, or the number
+    std::string text_;          // string text not yet passed on that is cut or unescaped, or a cut number
+    std::string_view run_;      // string text after text_, a view of the piece being read
     std::uint32_t code_ = 0;    // \u escape or UTF-8 sequence being read
     std::uint32_t high_ = 0;    // a high surrogate waiting for its low half
     int digits_ = 0;            // hex digits, or UTF-8 continuation bytes, still to come

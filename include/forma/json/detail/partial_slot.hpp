@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -28,8 +29,9 @@ struct slot_ops {
     /// object and sequence: '{' or '[' arrived; the closing bracket arrived.
     void (*open)(void* node);
     void (*close)(void* node);
-    /// object: the slot of member `key` (empty for a member X does not have).
-    slot (*member)(void* node, std::string_view key);
+    /// object: the slot of member `key` (empty for a member X does not have). `next` is
+    /// where to look first, and becomes the index after the member found.
+    slot (*member)(void* node, std::string_view key, std::size_t& next);
     /// sequence: a new element's slot.
     slot (*element)(void* node);
     /// string: text as it arrives; enumeration: the whole name (first and last).

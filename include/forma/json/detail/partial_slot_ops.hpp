@@ -6,6 +6,7 @@
 
 #include <boost/describe/enumerators.hpp>
 
+#include <algorithm>
 #include <charconv>
 
 namespace forma::json_detail {
@@ -53,13 +54,16 @@ struct partial_access {
     }
 
     template <class X>
-    static slot member(void* node, std::string_view key) {
-        auto& p = self<X>(node);
-        slot out;
-        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<partial<X>::size>>([&](auto I) {
-            if (!out && same_text(partial<X>::names[I], key)) out = slot_of(std::get<I>(p.members_));
-        });
-        return out;
+    static slot member(void* node, std::string_view key, std::size_t& next) {
+        // Members usually come in declaration order: try the one after the last first.
+        constexpr std::size_t size = partial<X>::size;
+        std::size_t i = next;
+        if (i >= size || !same_text(partial<X>::names[i], key))
+            for (i = 0; i < size && !same_text(partial<X>::names[i], key);) ++i;
+        if (i == size) return {};
+        next = i + 1;
+        if constexpr (size == 0) return {};
+        else return boost::mp11::mp_with_index<size>(i, [&](auto I) { return slot_of(std::get<I>(self<X>(node).members_)); });
     }
 
     template <class X>
@@ -71,7 +75,8 @@ struct partial_access {
     static bool string_part(void* node, std::string_view text, bool first, bool last) {
         auto& p = self<X>(node);
         if constexpr (std::is_same_v<X, std::string>) {
-            (void)first;
+            // A string cut by a split usually goes on: room for a short one, so it grows once.
+            if (first && !last) p.text_.reserve(std::max<std::size_t>(text.size(), 64));
             p.started_ = true;
             p.text_.append(text);
             p.complete_ = last;

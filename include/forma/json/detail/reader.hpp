@@ -5,6 +5,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -42,28 +43,42 @@ inline int utf8_sequence_length(const char* s, const char* end) noexcept {
     return 0;
 }
 
+#if defined(__SSE2__)
+/// Bit i set when p[i] (i < 16) is a byte a string scan must look at.
+inline int string_special_mask(const char* p) noexcept {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // A signed compare with 0x20 catches control characters and bytes >= 0x80 at once.
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                                  _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    return _mm_movemask_epi8(hit);
+}
+#endif
+
 /// First byte in [p, end) that a string scan must look at: '"', '\\', a control
 /// character or a non-ASCII byte; end if none.
 inline const char* find_string_special(const char* p, const char* end) noexcept {
 #if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i space = _mm_set1_epi8(0x20);
-    while (end - p >= 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        // A signed compare with 0x20 catches control characters and bytes >= 0x80 at once.
-        const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
-                                                      _mm_cmpeq_epi8(v, backslash)),
-                                         _mm_cmplt_epi8(v, space));
-        if (const int mask = _mm_movemask_epi8(hit)) return p + __builtin_ctz(mask);
-        p += 16;
-    }
+    for (; end - p >= 16; p += 16)
+        if (const int mask = string_special_mask(p)) return p + __builtin_ctz(mask);
 #endif
     for (; p < end; ++p) {
         const auto c = static_cast<unsigned char>(*p);
         if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
     }
     return p;
+}
+
+/// find_string_special for text followed by at least 15 readable bytes (a padded_text):
+/// short text is scanned 16 bytes at a time too.
+inline const char* find_string_special_padded(const char* p, const char* end) noexcept {
+#if defined(__SSE2__)
+    for (; p < end; p += 16)
+        if (const int mask = string_special_mask(p)) return std::min(p + __builtin_ctz(mask), end);
+    return end;
+#else
+    return find_string_special(p, end);
+#endif
 }
 
 /// `"text"` in double quotes, cut at `limit` bytes (on a UTF-8 boundary) with "...".
