@@ -12,6 +12,8 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 

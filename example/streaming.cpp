@@ -6,8 +6,10 @@
 
 #include <boost/describe.hpp>
 
+#include <chrono>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct book {
