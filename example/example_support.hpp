@@ -1,0 +1,96 @@
+#pragma once
+// What forma's examples share, so that each of them shows only its own point: a model to
+// talk to, and a bounded way to run a coroutine. Not part of forma's API.
+//
+// With OPENAI_API_KEY set, the examples talk to the OpenAI-compatible service at
+// OPENAI_BASE_URL (default https://api.openai.com/v1) with OPENAI_MODEL (default
+// gpt-4o-mini). Without it they start forma::testing::model_server in this process, over
+// TLS on loopback, whose answers are generated from the requested JSON Schema (strings
+// taken from the prompt's words) or, for text, echo the prompt: every example runs offline.
+
+#include <forma/openai.hpp>
+#include <forma/testing/model_server.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace example {
+
+/// The value of environment variable `name`, or `fallback` when it is unset or empty.
+inline std::string environment(const char* name, std::string fallback = {}) {
+    const char* value = std::getenv(name);
+    return value && *value ? std::string(value) : std::move(fallback);
+}
+
+/** The model the examples talk to: a chat client for the real service, or for a local
+    model server started here (the constructor says which, in one line).
+*/
+class model {
+public:
+    /// `local_options` configure the local server, when one is started.
+    explicit model(boost::asio::io_context& io, forma::testing::model_server_options local_options = {})
+        : local_server_(start_local_server(io, std::move(local_options))),
+          client_(io.get_executor(), client_options()) {
+        if (local_server_)
+            std::cout << "No OPENAI_API_KEY set: using forma's local model server at " << local_server_->base_url()
+                      << " (answers generated from the schema, not a real model)\n";
+        else
+            std::cout << "Using " << client_.options().model << " at " << client_.options().base_url << '\n';
+    }
+
+    forma::openai::chat_client& client() noexcept { return client_; }
+    bool is_local() const noexcept { return local_server_ != nullptr; }
+
+private:
+    static std::unique_ptr<forma::testing::model_server>
+    start_local_server(boost::asio::io_context& io, forma::testing::model_server_options options) {
+        if (!environment("OPENAI_API_KEY").empty()) return nullptr;
+        return std::make_unique<forma::testing::model_server>(io.get_executor(), std::move(options));
+    }
+
+    forma::openai::client_options client_options() const {
+        if (!local_server_)
+            return {.base_url = environment("OPENAI_BASE_URL", "https://api.openai.com/v1"),
+                    .api_key = environment("OPENAI_API_KEY"),
+                    .model = environment("OPENAI_MODEL", "gpt-4o-mini")};
+        // The local server makes its certificate at start: trust it too (the system store stays on).
+        return {.base_url = local_server_->base_url(),
+                .model = "forma-local",
+                .ca_certificates = local_server_->certificate_pem()};
+    }
+
+    std::unique_ptr<forma::testing::model_server> local_server_; // null for the real service
+    forma::openai::chat_client client_;
+};
+
+/** Runs `task` on `io` until it ends and rethrows its error; throws std::runtime_error
+    when it has not ended within `limit`, so that an example never hangs.
+
+    The io_context is stopped once the task ends: a local model server keeps listening,
+    so `io.run()` alone would not return.
+*/
+inline void run(boost::asio::io_context& io, boost::asio::awaitable<void> task,
+                std::chrono::seconds limit = std::chrono::seconds(60)) {
+    bool done = false;
+    std::exception_ptr failure;
+    boost::asio::co_spawn(io, std::move(task), [&](std::exception_ptr error) {
+        done = true;
+        failure = error;
+        io.stop();
+    });
+    io.run_for(limit);
+    if (failure) std::rethrow_exception(failure);
+    if (!done) throw std::runtime_error("no answer within " + std::to_string(limit.count()) + " s");
+}
+
+} // namespace example
