@@ -20,6 +20,8 @@ namespace forma {
     may be absent or null.
 
     @returns the value, or the json_error saying what is wrong and where.
+    @throws schema_error (even here) when a `pattern` declared for T is not a
+    valid regular expression: a bug in T's declaration, found on first use.
 */
 template <class T>
 boost::system::result<T, json_error> try_from_json(std::string_view json,
@@ -35,6 +37,7 @@ boost::system::result<T, json_error> try_from_json(std::string_view json,
 
     @throws json_error with `path()` (a JSON Pointer) and a message such as
     `at /age: expected integer, got string "x"`.
+    @throws schema_error when a `pattern` declared for T is not a valid regular expression.
 */
 template <class T>
 T from_json(std::string_view json, const parse_options& options = {}) {

@@ -14,6 +14,7 @@ enum class schema_dialect {
     openai_strict,
 };
 
+/// How json_schema<T>() writes a schema: `forma::json_schema<T>({.dialect = schema_dialect::openai_strict})`.
 struct schema_options {
     schema_dialect dialect = schema_dialect::json_schema_2020_12;
 };

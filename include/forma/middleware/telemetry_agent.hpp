@@ -10,6 +10,7 @@
 
 namespace forma {
 
+/// What a telemetry_agent records and where it sends it (agent_builder::use_telemetry takes it too).
 struct telemetry_options {
     /// Where spans and metrics go (telemetry::in_memory_exporter, telemetry::otlp_http_exporter, your own).
     std::shared_ptr<telemetry::exporter> exporter{};

@@ -31,10 +31,14 @@ public:
 
     /// The HTTP status, or 0 when the error came inside a stream.
     int status() const noexcept { return status_; }
+    /// The provider's error type, e.g. "invalid_request_error" ("" when it sent none).
     const std::string& type() const noexcept { return type_; }
     /// The provider's message as it sent it ("" when it sent none).
     const std::string& message() const noexcept { return message_; }
+    /// The provider's error code, e.g. "rate_limit_exceeded"; a numeric code as its digits.
     const std::string& code() const noexcept { return code_; }
+    /// The request member the error is about, when the thrower knows it (openai::chat_client
+    /// does not read it from the provider's body, so it is "" there).
     const std::string& param() const noexcept { return param_; }
 
 private:

@@ -41,9 +41,11 @@ public:
                     boost::system::error_code code, bool before_response);
     ~transport_error() override;
 
+    /// Where the exchange failed: connect, tls, timeout, closed, protocol or body_too_large.
     transport_error_kind kind() const noexcept { return kind_; }
     /// The underlying error (e.g. `asio::error::connection_refused`), or a default code.
     boost::system::error_code code() const noexcept { return code_; }
+    /// True when not one byte of a response had arrived: the server cannot have acted on the request.
     bool before_response() const noexcept { return before_response_; }
 
 private:
