@@ -8,16 +8,17 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/json/parse.hpp>
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <iostream>
 #include <optional>
 #include <regex>
 #include <string>
@@ -121,53 +122,72 @@ void expect_error(const std::optional<reply>& r, unsigned status, std::string_vi
     EXPECT_FALSE(body->message.empty());
 }
 
-// The server code of the example on one thread, a model server on the same io_context whose
-// answers come in chunks 25 ms apart, and 64 clients on another thread, all at once.
-TEST(asio_server, serves_many_requests_at_once_on_one_thread) {
+/** The server code of the example on its own thread, with a model server on the same
+    io_context whose answers name the text they were asked about (so crossed replies would
+    show) and arrive in chunks 25 ms apart (so serial handling would show).
+*/
+class asio_server_in_process : public ::testing::Test {
+protected:
+    asio_server_in_process() {
+        model.set_handler([this](const forma::testing::received_request& request) {
+            // Sampled while this request's connection is open: more than one means runs
+            // overlapped (the client reuses one connection for runs that follow each other).
+            const std::size_t open = model.open_connections();
+            std::size_t peak = peak_model_connections.load();
+            while (open > peak && !peak_model_connections.compare_exchange_weak(peak, open)) {
+            }
+            const boost::json::value sent = boost::json::parse(request.body);
+            const auto& messages = sent.at("messages").as_array();
+            const std::string text(messages.back().at("content").as_string());
+            auto r = forma::testing::scripted_reply::completion(
+                forma::to_json(example::person{.name = text, .age = 40, .occupation = "welder"}));
+            for (std::size_t at = 0; at < r.body.size(); at += 32)
+                r.chunks.push_back(r.body.substr(at, 32));
+            r.body.clear();
+            r.chunk_delay = 25ms;
+            return std::optional(std::move(r));
+        });
+        asio::co_spawn(
+            server_io,
+            [this]() -> asio::awaitable<void> {
+                co_await server.run();
+                model.stop();
+                drained = true;
+            },
+            asio::detached);
+        server_thread = std::thread([this] { server_io.run_for(90s); });
+    }
+    ~asio_server_in_process() override {
+        if (server_thread.joinable()) stop_and_join();
+    }
+
+    /// Stops the server from its own thread and waits for its thread to end.
+    void stop_and_join() {
+        asio::post(server_io, [this] { server.stop(); });
+        server_thread.join();
+        EXPECT_TRUE(drained) << "the server did not stop within its limit";
+    }
+
+    forma::openai::client_options client_options() const {
+        forma::openai::client_options options;
+        options.base_url = model.base_url();
+        options.ca_certificates = model.certificate_pem();
+        options.model = "forma-local";
+        return options;
+    }
+
     asio::io_context server_io;
-    forma::testing::model_server model(server_io.get_executor());
+    forma::testing::model_server model{server_io.get_executor()};
     std::atomic<std::size_t> peak_model_connections{0};
-    model.set_handler([&](const forma::testing::received_request& request) {
-        // Sampled while this request's connection is open: more than one means runs overlapped
-        // (the client reuses one connection for runs that follow each other).
-        const std::size_t open = model.open_connections();
-        std::size_t peak = peak_model_connections.load();
-        while (open > peak && !peak_model_connections.compare_exchange_weak(peak, open)) {
-        }
-
-        // The answer names the text it was asked about, so crossed replies would show.
-        const boost::json::value sent = boost::json::parse(request.body);
-        const auto& messages = sent.at("messages").as_array();
-        const std::string text(messages.back().at("content").as_string());
-        auto r = forma::testing::scripted_reply::completion(
-            forma::to_json(example::person{.name = text, .age = 40, .occupation = "welder"}));
-        for (std::size_t at = 0; at < r.body.size(); at += 32)
-            r.chunks.push_back(r.body.substr(at, 32));
-        r.body.clear();
-        r.chunk_delay = 25ms;
-        return std::optional(std::move(r));
-    });
-
-    forma::openai::client_options options;
-    options.base_url = model.base_url();
-    options.ca_certificates = model.certificate_pem();
-    options.model = "forma-local";
-    forma::openai::chat_client client(server_io.get_executor(), options);
-    forma::chat_client_agent agent(client, {.name = "extractor"});
-    asio_server::server server(server_io.get_executor(), agent);
+    forma::openai::chat_client client{server_io.get_executor(), client_options()};
+    forma::chat_client_agent agent{client, {.name = "extractor"}};
+    asio_server::server server{server_io.get_executor(), agent};
     const unsigned short port = server.port();
+    bool drained = false; // written on the server thread, read after joining it
+    std::thread server_thread;
+};
 
-    bool drained = false;
-    asio::co_spawn(
-        server_io,
-        [&]() -> asio::awaitable<void> {
-            co_await server.run();
-            model.stop();
-            drained = true;
-        },
-        asio::detached);
-    std::thread server_thread([&] { server_io.run_for(90s); });
-
+TEST_F(asio_server_in_process, serves_many_requests_at_once_on_one_thread) {
     asio::io_context client_io;
     std::vector<asio::awaitable<reply>> requests;
     for (int i = 0; i < clients; ++i)
@@ -179,9 +199,7 @@ TEST(asio_server, serves_many_requests_at_once_on_one_thread) {
     requests.push_back(send_garbage(port));
     const auto replies = run_all(client_io, std::move(requests));
 
-    asio::post(server_io, [&] { server.stop(); });
-    server_thread.join();
-    EXPECT_TRUE(drained) << "the server did not stop within its limit";
+    stop_and_join();
 
     for (int i = 0; i < clients; ++i) {
         const auto& r = replies[static_cast<std::size_t>(i)];
@@ -205,6 +223,61 @@ TEST(asio_server, serves_many_requests_at_once_on_one_thread) {
     EXPECT_EQ(server.requests_served(), static_cast<std::size_t>(clients) + 5);
     std::cout << "peak concurrent model connections: " << peak_model_connections.load() << " of "
               << clients << '\n';
+}
+
+/// A connection that sends nothing; true once the server closes it.
+asio::awaitable<bool> idle_connection(unsigned short port) {
+    beast::tcp_stream stream(co_await asio::this_coro::executor);
+    stream.expires_after(30s);
+    const tcp::endpoint server(asio::ip::address_v4::loopback(), port);
+    co_await stream.async_connect(server, asio::use_awaitable);
+    char byte = 0;
+    beast::error_code ec;
+    co_await stream.async_read_some(asio::buffer(&byte, 1),
+                                    asio::redirect_error(asio::use_awaitable, ec));
+    co_return ec == asio::error::eof;
+}
+
+// stop() while answers are on their way: they still arrive (with Connection: close), an idle
+// connection is closed, and run() returns.
+TEST_F(asio_server_in_process, stop_lets_requests_in_progress_finish) {
+    asio::io_context client_io;
+    std::optional<bool> idle_closed;
+    asio::co_spawn(client_io, idle_connection(port), [&](std::exception_ptr e, bool closed) {
+        if (e)
+            ADD_FAILURE() << "idle connection: " << what(e);
+        else
+            idle_closed = closed;
+    });
+    constexpr std::size_t in_progress = 8;
+    asio::co_spawn(
+        client_io,
+        [this]() -> asio::awaitable<void> {
+            // Once every request has reached the model, none has been answered yet.
+            asio::steady_timer poll(co_await asio::this_coro::executor);
+            for (int i = 0; i < 2000 && model.requests().size() < in_progress; ++i) {
+                poll.expires_after(5ms);
+                co_await poll.async_wait(asio::use_awaitable);
+            }
+            asio::post(server_io, [this] { server.stop(); });
+        },
+        asio::detached);
+    std::vector<asio::awaitable<reply>> requests;
+    for (std::size_t i = 0; i < in_progress; ++i)
+        requests.push_back(
+            send(port, http::verb::post, "/extract", text_about(static_cast<int>(i))));
+    const auto replies = run_all(client_io, std::move(requests));
+    server_thread.join();
+    EXPECT_TRUE(drained) << "the server did not stop within its limit";
+
+    for (const auto& r : replies) {
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->status, 200u) << r->body;
+        EXPECT_FALSE(r->keep_alive);
+        EXPECT_TRUE(forma::try_from_json<example::person>(r->body)) << r->body;
+    }
+    EXPECT_EQ(idle_closed, std::optional(true));
+    EXPECT_EQ(server.requests_served(), in_progress);
 }
 
 /// The built example as a child process, its stdout on a pipe, killed if the test leaves early.
