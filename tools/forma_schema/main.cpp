@@ -1,4 +1,5 @@
-// forma-schema: prints the JSON Schema forma derives for the example types (example/example_types.hpp).
+// forma-schema: prints the JSON Schema forma derives for the example types
+// (example/example_types.hpp).
 //   forma-schema [--dialect standard|openai-strict] [--list] [TYPE]
 
 #include "example_types.hpp"
@@ -18,7 +19,8 @@
 
 namespace {
 
-constexpr std::string_view usage = R"(usage: forma-schema [--dialect standard|openai-strict] [--list] [TYPE]
+constexpr std::string_view usage =
+    R"(usage: forma-schema [--dialect standard|openai-strict] [--list] [TYPE]
 Prints, pretty, the JSON Schema forma derives for one of the example types.
 
   --dialect D  standard: JSON Schema 2020-12 (default);
@@ -53,7 +55,8 @@ void pretty(std::ostream& out, const boost::json::value& v, int indent = 0) {
         out << "{\n";
         bool first = true;
         for (const auto& [key, member] : *object) {
-            out << (first ? "" : ",\n") << inner << boost::json::serialize(boost::json::string_view(key)) << ": ";
+            out << (first ? "" : ",\n") << inner
+                << boost::json::serialize(boost::json::string_view(key)) << ": ";
             pretty(out, member, indent + 2);
             first = false;
         }
@@ -95,7 +98,8 @@ int main(int argc, char** argv) {
             else if (dialect == "openai-strict")
                 options.dialect = forma::schema_dialect::openai_strict;
             else
-                return fail("unknown dialect '" + std::string(dialect) + "' (standard or openai-strict)");
+                return fail("unknown dialect '" + std::string(dialect) +
+                            "' (standard or openai-strict)");
         } else if (arg.starts_with("-")) {
             return fail("unknown option " + std::string(arg));
         } else if (type) {
@@ -124,7 +128,8 @@ int main(int argc, char** argv) {
             return 0;
         }
         std::string names;
-        for (const entry& e : types) names += (names.empty() ? "" : ", ") + std::string(e.name);
+        for (const entry& e : types)
+            names += (names.empty() ? "" : ", ") + std::string(e.name);
         return fail("unknown type '" + std::string(*type) + "' (one of: " + names + ")");
     } catch (const std::exception& e) {
         std::cerr << "forma-schema: " << e.what() << '\n';
