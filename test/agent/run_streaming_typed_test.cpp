@@ -96,7 +96,9 @@ TEST_F(run_streaming_typed, a_wrapped_root_streams_its_elements) {
         auto stream = agent.run_streaming<std::vector<int>>("numbers");
         while (auto event = co_await stream.next()) {
             out.push_back(event->snapshot().size());
-            if (event->is_final()) EXPECT_EQ(event->result(), (std::vector<int>{1, 22, 333}));
+            if (event->is_final()) {
+                EXPECT_EQ(event->result(), (std::vector<int>{1, 22, 333}));
+            }
         }
         co_return out;
     }());
