@@ -251,6 +251,7 @@ public:
                 }
                 pending_ = co_await connection_->read_some(limits_);
                 body_ended_ = pending_.empty();
+                count_streamed(pending_.size());
             }
         } catch (const http_error& e) {
             fail();
@@ -281,6 +282,16 @@ private:
         }
     }
 
+    void count_streamed(std::size_t bytes) {
+        streamed_ += bytes;
+        const std::size_t limit = state_->options.max_stream_bytes;
+        if (streamed_ > limit)
+            throw stream_error(stream_error_kind::stream_too_large,
+                               "the response stream carried more than " + std::to_string(limit) +
+                                   " bytes (client_options::max_stream_bytes) before it ended; raise the "
+                                   "limit or ask for a shorter answer");
+    }
+
     void fail() noexcept {
         ended_ = true;
         if (connection_) connection_->close();
@@ -296,6 +307,7 @@ private:
     std::string_view pending_{};
     std::vector<agent_response_update> whole_{}; // a whole response's updates, handed out in turn
     std::size_t whole_next_ = 0;
+    std::size_t streamed_ = 0; // body bytes read so far
     bool body_ended_ = false;
     bool replied_whole_ = false;
     bool ended_ = false;

@@ -1,9 +1,12 @@
 #include <forma/openai/request_builder.hpp>
 
+#include <forma/json/detail/reader.hpp>
+
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <variant>
+#include <vector>
 
 namespace forma::openai {
 namespace {
@@ -187,6 +190,69 @@ boost::json::object format_of(const response_format& format) {
     return {{"type", "json_schema"}, {"json_schema", std::move(schema)}};
 }
 
+// The offset of the first byte of `s` that does not start valid UTF-8, or npos.
+std::size_t invalid_utf8_offset(std::string_view s) noexcept {
+    const char* const end = s.data() + s.size();
+    for (const char* p = s.data(); p != end;) {
+        if (static_cast<unsigned char>(*p) < 0x80) {
+            ++p;
+            continue;
+        }
+        const int n = json_detail::utf8_sequence_length(p, end);
+        if (n == 0) return static_cast<std::size_t>(p - s.data());
+        p += n;
+    }
+    return std::string_view::npos;
+}
+
+/* Throws when a string or member name in `body` is not UTF-8: serialize() would copy the bytes
+   as they are, and the server would reject the body as invalid JSON after a round trip. Walks
+   with its own stack, since a user's additional properties or tool arguments may nest deeply. */
+void require_utf8(const boost::json::object& body) {
+    struct frame {
+        const boost::json::object* object; // one of object and array is set
+        const boost::json::array* array;
+        std::size_t next = 0; // the next member or element to visit
+    };
+    std::vector<frame> stack{{&body, nullptr}};
+    // The path never holds the bad bytes: a bad member name is reported at its object.
+    auto fail = [&](std::string_view text, std::size_t offset, bool is_name) {
+        std::vector<json_detail::path_segment> innermost_first;
+        for (std::size_t i = stack.size() - (is_name ? 1 : 0); i-- > 0;) {
+            const frame& f = stack[i];
+            if (f.object) innermost_first.push_back({std::string((f.object->begin() + (f.next - 1))->key())});
+            else innermost_first.push_back({{}, f.next - 1, true});
+        }
+        const std::string path = json_detail::json_pointer(innermost_first);
+        throw error("the OpenAI request holds text that is not valid UTF-8: " +
+                    std::string(is_name ? "a member name in the object at \"" : "the string at \"") + path +
+                    "\" (" + std::to_string(text.size()) + " bytes) has an invalid byte at offset " +
+                    std::to_string(offset) + "; convert the text to UTF-8 before sending it");
+    };
+    while (!stack.empty()) {
+        frame& top = stack.back();
+        const boost::json::value* child = nullptr;
+        if (top.object && top.next < top.object->size()) {
+            const auto& member = *(top.object->begin() + static_cast<std::ptrdiff_t>(top.next++));
+            if (const std::size_t at = invalid_utf8_offset(member.key()); at != std::string_view::npos)
+                fail(member.key(), at, true);
+            child = &member.value();
+        } else if (top.array && top.next < top.array->size()) {
+            child = &(*top.array)[top.next++];
+        }
+        if (!child) {
+            stack.pop_back();
+        } else if (const auto* text = child->if_string()) {
+            if (const std::size_t at = invalid_utf8_offset(*text); at != std::string_view::npos)
+                fail(*text, at, false);
+        } else if (child->is_object()) {
+            stack.push_back({&child->get_object(), nullptr});
+        } else if (child->is_array()) {
+            stack.push_back({nullptr, &child->get_array()});
+        }
+    }
+}
+
 } // namespace
 
 boost::json::object build_request(std::span<const chat_message> messages, const chat_options& options,
@@ -226,6 +292,7 @@ boost::json::object build_request(std::span<const chat_message> messages, const 
         body["stream_options"] = boost::json::object{{"include_usage", true}};
     }
     for (const auto& property : options.additional_properties) body[property.key()] = property.value();
+    require_utf8(body);
     return body;
 }
 

@@ -164,6 +164,26 @@ TEST(from_json_errors, nesting_deeper_than_the_limit_is_an_error_not_a_crash) {
     EXPECT_TRUE(forma::try_from_json<person>(skipped(64), {.max_depth = 65}).has_value());
 }
 
+TEST(from_json_errors, strings_past_the_length_limit_are_errors_at_their_opening_quote) {
+    const forma::parse_options limit{.max_string_length = 5};
+    EXPECT_TRUE(forma::try_from_json<person>(R"({"name":"Alice","age":1})", limit).has_value());
+    const auto e = error_of<person>(R"({"name":"Alice!","age":1})", limit);
+    EXPECT_EQ(e.reason(), "a string is longer than the limit of 5 bytes (parse_options::max_string_length)");
+    EXPECT_EQ(e.path(), "/name");
+    EXPECT_EQ(e.offset(), 8u);
+    // The limit counts bytes after unescaping: "\u0041" is one byte.
+    EXPECT_TRUE(forma::try_from_json<person>(R"({"name":"\u0041\u0042\u0043\u0044\u0045","age":1})", limit)
+                    .has_value());
+    EXPECT_EQ(error_of<person>(R"({"name":"ABCD\nE","age":1})", limit).path(), "/name");
+    // Member names count too, known or skipped, and so do strings inside skipped members.
+    EXPECT_EQ(error_of<person>(R"({"name":"A","age":1,"toolong":1})", limit).offset(), 20u);
+    EXPECT_EQ(error_of<person>(R"({"name":"A","age":1,"x":["ok","toolong"]})", limit).path(), "/x/1");
+    EXPECT_TRUE(forma::try_from_json<person>(R"({"name":"A","age":1,"x":["ok","fine!"]})", limit).has_value());
+    // The default is generous: a megabyte-long value passes.
+    EXPECT_TRUE(forma::try_from_json<person>(R"({"name":")" + std::string(1 << 20, 'a') + R"(","age":1})")
+                    .has_value());
+}
+
 TEST(from_json_errors, duplicate_members_are_errors_known_or_not) {
     EXPECT_STREQ(error_of<person>(R"({"name":"A","age":1,"name":"B"})").what(), R"(duplicate member "name")");
     EXPECT_STREQ(error_of<person>(R"({"name":"A","age":1,"x":1,"x":2})").what(), R"(duplicate member "x")");

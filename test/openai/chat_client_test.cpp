@@ -131,7 +131,9 @@ TEST_F(chat_client_test, run_streaming_typed_fills_a_partial_from_a_streamed_sch
             ++out.events;
             const auto& name = event->snapshot()[&person::name];
             if (name.has_value()) ++out.events_with_name;
-            if (!out.last_name.empty()) EXPECT_EQ(name.value().rfind(out.last_name, 0), 0u) << "the name shrank";
+            if (!out.last_name.empty()) {
+                EXPECT_EQ(name.value().rfind(out.last_name, 0), 0u) << "the name shrank";
+            }
             out.last_name = name.value();
             if (event->is_final()) out.result = event->result();
         }
@@ -482,6 +484,39 @@ TEST_F(chat_client_test, a_body_over_the_limit_fails_and_closes_the_connection) 
     const auto e = expect_throw<forma::transport_error>([&] { run(client.get_response(ask("x"), {})); });
     EXPECT_EQ(e.kind(), forma::transport_error_kind::body_too_large);
     EXPECT_EQ(client.idle_connections(), 0u);
+}
+
+TEST_F(chat_client_test, a_stream_over_the_byte_limit_fails_and_closes_the_connection) {
+    auto& s = server();
+    const std::string answer(4000, 'x');
+    s.enqueue(scripted_reply::stream(answer, 100));
+    s.enqueue(scripted_reply::stream(answer, 100));
+    auto options = options_for(s);
+    options.max_stream_bytes = 5000; // the body is larger: 40 events of 100 bytes of text each
+    forma::openai::chat_client small(io.get_executor(), options);
+    std::size_t received = 0;
+    auto consume = [&]() -> asio::awaitable<int> {
+        auto stream = small.get_streaming_response(ask("x"), {});
+        while (auto u = co_await stream.next()) received += u->text().size();
+        co_return 0;
+    };
+    const auto e = expect_throw<forma::stream_error>([&] { run(consume()); });
+    EXPECT_EQ(e.kind(), forma::stream_error_kind::stream_too_large);
+    EXPECT_NE(std::string(e.what()).find("client_options::max_stream_bytes"), std::string::npos) << e.what();
+    EXPECT_GT(received, 0u);
+    EXPECT_LT(received, answer.size());
+    EXPECT_EQ(small.idle_connections(), 0u);
+
+    options.max_stream_bytes = 200000;
+    forma::openai::chat_client large(io.get_executor(), options);
+    received = 0;
+    auto consume_large = [&]() -> asio::awaitable<int> {
+        auto stream = large.get_streaming_response(ask("x"), {});
+        while (auto u = co_await stream.next()) received += u->text().size();
+        co_return 0;
+    };
+    run(consume_large());
+    EXPECT_EQ(received, answer.size());
 }
 
 TEST_F(chat_client_test, a_refusal_reaches_run_typed_as_refusal_error) {

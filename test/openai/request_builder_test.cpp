@@ -248,6 +248,41 @@ TEST(openai_request, requests_that_cannot_be_expressed_are_errors) {
               "tool's output there instead of in text");
 }
 
+TEST(openai_request, text_that_is_not_utf8_is_an_error_naming_where_it_is) {
+    // serialize() would copy such bytes as they are, and the server would answer 400.
+    EXPECT_EQ(error_of([] { build({user("caf\xE9 au lait")}); }),
+              "the OpenAI request holds text that is not valid UTF-8: the string at \"/messages/0/content\" "
+              "(12 bytes) has an invalid byte at offset 3; convert the text to UTF-8 before sending it");
+    EXPECT_EQ(error_of([] { build({user("x")}, {.instructions = "ok", .stop_sequences = {"\xC0\xAF"}}); }),
+              "the OpenAI request holds text that is not valid UTF-8: the string at \"/stop/0\" (2 bytes) has "
+              "an invalid byte at offset 0; convert the text to UTF-8 before sending it");
+    const std::vector<std::string> invalid = {
+        "\x80",         // a lone continuation byte
+        "ab\xE2\x82",   // a sequence cut at the end
+        "\xED\xA0\x80", // a UTF-16 surrogate
+        "\xF4\x90\x80\x80", // past U+10FFFF
+        "\xE0\x80\xAF", // overlong
+    };
+    for (const std::string& text : invalid) {
+        chat_message message(chat_role::user(), std::vector<content>{text_content("fine"), text_content(text)});
+        message.contents.push_back(uri_content("https://example.com/a.png", "image/png"));
+        EXPECT_NE(error_of([&] { build({user("first"), message}); }).find("\"/messages/1/content/1/text\""),
+                  std::string::npos)
+            << ::testing::PrintToString(text);
+    }
+    // A bad member name is reported at its object, so the message itself stays UTF-8.
+    EXPECT_EQ(error_of([] {
+                  chat_options o;
+                  o.additional_properties = {{"metadata", boost::json::object{{"k\xFF", 1}}}};
+                  build({user("x")}, o);
+              }),
+              "the OpenAI request holds text that is not valid UTF-8: a member name in the object at "
+              "\"/metadata\" (2 bytes) has an invalid byte at offset 1; convert the text to UTF-8 before "
+              "sending it");
+    // Valid multi-byte text of every length passes.
+    EXPECT_EQ(error_of([] { build({user("caf\u00e9 \u20ac \U0001F600 ~/")}); }), "no error");
+}
+
 TEST(openai_request, every_case_of_the_schema_corpus_builds) {
     const auto cases = forma_openai_test::request_cases();
     EXPECT_GE(cases.size(), 30u);

@@ -10,6 +10,8 @@ namespace forma {
 enum class stream_error_kind {
     /// One server-sent event grew past the configured limit.
     event_too_large,
+    /// The stream as a whole carried more bytes than the configured limit.
+    stream_too_large,
     /// The stream ended before it said it was complete: what arrived is a partial answer.
     incomplete,
     /// The stream broke its protocol (an event the provider never sends).

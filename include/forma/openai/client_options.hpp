@@ -48,8 +48,11 @@ struct client_options {
     net::retry_policy retry{};
     /// The largest non-streamed response body; past it the request fails (transport_error body_too_large).
     std::size_t max_response_body = 32 * 1024 * 1024;
-    /// The largest single server-sent event of a stream (a stream as a whole has no size limit).
+    /// The largest single server-sent event of a stream; past it the stream fails (stream_error event_too_large).
     std::size_t max_stream_event = 1024 * 1024;
+    /// The most bytes one streamed response body may carry; past it the stream fails
+    /// (stream_error stream_too_large). A 128k-token answer streams about 32 MiB.
+    std::size_t max_stream_bytes = 64 * 1024 * 1024;
     /// Idle connections kept for reuse by later requests.
     std::size_t max_idle_connections = 8;
 

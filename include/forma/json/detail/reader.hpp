@@ -115,7 +115,8 @@ class reader {
 public:
     reader(std::string_view input, const parse_options& options) noexcept
         : p(input.data()), end(input.data() + input.size()), begin_(input.data()),
-          max_depth_(options.max_depth), reject_unknown_(options.reject_unknown_members) {}
+          max_depth_(options.max_depth), max_string_length_(options.max_string_length),
+          reject_unknown_(options.reject_unknown_members) {}
 
     const char* p;
     const char* end;
@@ -153,6 +154,7 @@ public:
             if (p == end) return fail_syntax("unterminated string");
             const auto c = static_cast<unsigned char>(*p);
             if (c == '"') {
+                if (static_cast<std::size_t>(p - start) > max_string_length_) return fail_string_length(start);
                 out.assign(start, p);
                 ++p;
                 return true;
@@ -166,6 +168,7 @@ public:
             if (c == '\\') {
                 std::size_t length;
                 if (!unescape_string(start, unescaped_, length)) return false;
+                if (length > max_string_length_) return fail_string_length(start);
                 out.assign(unescaped_.data(), length);
                 return true;
             }
@@ -184,6 +187,7 @@ public:
             if (p == end) return fail_syntax("unterminated string");
             const auto c = static_cast<unsigned char>(*p);
             if (c == '"') {
+                if (static_cast<std::size_t>(p - start) > max_string_length_) return fail_string_length(start);
                 key = std::string_view(start, static_cast<std::size_t>(p - start));
                 from_scratch = false;
                 ++p;
@@ -198,6 +202,7 @@ public:
             if (c == '\\') {
                 std::size_t length;
                 if (!unescape_string(start, scratch_, length)) return false;
+                if (length > max_string_length_) return fail_string_length(start);
                 key = std::string_view(scratch_.data(), length);
                 from_scratch = true;
                 return true;
@@ -261,6 +266,8 @@ public:
     [[gnu::cold]] bool fail_type(std::string_view expected);
     [[gnu::cold]] bool fail_depth();
     [[gnu::cold]] bool fail_utf8();
+    /// For the string whose text starts at `start`.
+    [[gnu::cold]] bool fail_string_length(const char* start);
     [[gnu::cold]] bool fail_control_character();
     [[gnu::cold]] bool fail_number(const char* start);
     [[gnu::cold]] bool fail_leading_zero(const char* start);
@@ -290,6 +297,7 @@ private:
     const char* begin_;
     std::size_t depth_ = 0;
     std::size_t max_depth_;
+    std::size_t max_string_length_;
     bool reject_unknown_;
     std::string scratch_;   // unescaped member names
     std::string unescaped_; // unescaped string values, before they are copied out
