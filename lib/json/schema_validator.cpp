@@ -155,8 +155,12 @@ public:
         return true;
     }
 
+    /// Whether validation gave up (max_steps): its verdict must then be "invalid".
+    bool exhausted() const noexcept { return steps_ > c_.options().max_steps; }
+
     bool visit(node_id id, const json::value& v, violation_sink& sink) {
-        if (sink.full()) return false;
+        if (sink.full() || exhausted()) return false;
+        if (++steps_ > c_.options().max_steps) return false; // reported once, by the caller
         const schema_node& n = c_.node(id);
         if (n.constant_verdict) {
             if (!*n.constant_verdict)
@@ -393,17 +397,19 @@ private:
         for (node_id child : n.all_of)
             visit(child, v, sink);
         if (!n.any_of.empty()) {
+            std::vector<schema_violation> reasons; // each alternative's first violation
             bool matched = false;
             for (std::size_t i = 0; i < n.any_of.size() && !matched; ++i)
-                matched = quietly_valid(n.any_of[i], v);
-            if (!matched) report_no_alternative(n.any_of, at + "/anyOf", v, sink);
+                matched = quietly_valid(n.any_of[i], v, &reasons);
+            if (!matched) report_no_alternative(n.any_of, reasons, at + "/anyOf", v, sink);
         }
         if (!n.one_of.empty()) {
+            std::vector<schema_violation> reasons;
             std::vector<std::size_t> matched;
             for (std::size_t i = 0; i < n.one_of.size() && matched.size() < 2; ++i)
-                if (quietly_valid(n.one_of[i], v)) matched.push_back(i);
+                if (quietly_valid(n.one_of[i], v, &reasons)) matched.push_back(i);
             if (matched.empty())
-                report_no_alternative(n.one_of, at + "/oneOf", v, sink);
+                report_no_alternative(n.one_of, reasons, at + "/oneOf", v, sink);
             else if (matched.size() > 1)
                 report(sink, at + "/oneOf",
                        "matches alternatives " + std::to_string(matched[0]) + " and " +
@@ -420,27 +426,28 @@ private:
         }
     }
 
-    // Whether v matches, recording nothing.
-    bool quietly_valid(node_id id, const json::value& v) {
+    // Whether v matches, recording nothing but, in `reasons`, its first violation.
+    bool quietly_valid(node_id id, const json::value& v,
+                       std::vector<schema_violation>* reasons = nullptr) {
         std::vector<schema_violation> found;
         violation_sink first{found, 1};
-        return visit(id, v, first);
+        if (visit(id, v, first)) return true;
+        if (reasons) reasons->push_back(std::move(found.front()));
+        return false;
     }
 
     // When no alternative matches, say why as from_json would: alternatives that reject
     // the value's type (null for a nullable member) are left out; if one remains, its
     // violations are the answer, at their own paths.
     void report_no_alternative(const std::vector<node_id>& alternatives,
+                               const std::vector<schema_violation>& firsts,
                                const std::string& schema_path, const json::value& v,
                                violation_sink& sink) {
         const std::string here = pointer();
         unsigned expected_types = 0;
         std::vector<std::pair<std::size_t, schema_violation>> candidates; // alternative, why
         for (std::size_t i = 0; i < alternatives.size(); ++i) {
-            std::vector<schema_violation> found;
-            violation_sink first{found, 1};
-            visit(alternatives[i], v, first);
-            const schema_violation& why = found.front();
+            const schema_violation& why = firsts[i];
             const schema_node* typed =
                 why.path == here && why.schema_path.ends_with("/type")
                     ? c_.find_node(why.schema_path.substr(0, why.schema_path.size() - 5))
@@ -452,7 +459,11 @@ private:
             }
         }
         if (candidates.size() == 1) {
-            visit(alternatives[candidates.front().first], v, sink);
+            // Its first violation is known; visit again only to collect the others.
+            if (sink.limit - sink.out.size() == 1)
+                sink.out.push_back(candidates.front().second);
+            else
+                visit(alternatives[candidates.front().first], v, sink);
             return;
         }
         if (candidates.empty() && expected_types != 0) {
@@ -504,6 +515,7 @@ private:
     const compiled_schema& c_;
     std::vector<path_segment_view> path_;
     std::size_t frames_ = 0;
+    std::size_t steps_ = 0;
 };
 
 // "line 3, column 7" of the byte at `offset`.
@@ -552,6 +564,11 @@ std::vector<schema_violation> schema_validator::violations(const json::value& in
     violation_sink sink{found, limit};
     validation run(*compiled_);
     if (run.within_depth(instance, sink)) run.visit(compiled_->root(), instance, sink);
+    if (run.exhausted()) // any verdict reached so far may rest on an unfinished check
+        return {{"", "",
+                 "validation stopped after " + std::to_string(compiled_->options().max_steps) +
+                     " steps (schema_validator_options::max_steps): the schema's alternatives "
+                     "multiply beyond it"}};
     return found;
 }
 

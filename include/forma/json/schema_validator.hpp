@@ -37,6 +37,10 @@ struct schema_validator_options {
     /// parse_options::max_depth is for from_json. Subschemas may nest (and `$ref`s chain)
     /// 8 times as deep before the schema or the validation is refused.
     std::size_t max_depth = 64;
+    /// Subschema checks per validation. Nested `anyOf`s over `$ref`s can multiply the work
+    /// exponentially; past this, validation stops with a violation (the value counts as
+    /// invalid) instead of running for minutes. Plenty for an instance of 100,000 values.
+    std::size_t max_steps = 10'000'000;
 };
 
 /** A JSON Schema (2020-12) compiled once, to check JSON values against it.
