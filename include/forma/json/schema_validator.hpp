@@ -67,6 +67,9 @@ struct schema_validator_options {
     Every keyword that is not in those lists is a schema_error, never silently
     ignored: `unevaluatedProperties`, `unevaluatedItems`, `$dynamicRef`, `$anchor`,
     a `$ref` to another document, a misspelt keyword.
+
+    Work is bounded (see schema_validator_options). Patterns run in Boost.Regex,
+    which does not recurse; a match it gives up on as too complex is a violation.
 */
 class schema_validator {
 public:
