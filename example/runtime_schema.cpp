@@ -1,5 +1,6 @@
 // A schema known only at run time: JSON Schema text read from a file, no C++ type. Each run
-// asks for that schema through its run options, and the answer is read as plain JSON.
+// asks for that schema through its run options; each answer is checked against the same
+// schema with forma::schema_validator before its fields are read as plain JSON.
 //
 //   runtime_schema [schema.json]   (default: support_ticket.schema.json next to this file)
 #include "example_support.hpp"
@@ -10,6 +11,7 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -30,7 +32,8 @@ std::string read_file(const std::string& path) {
     return text.str();
 }
 
-boost::asio::awaitable<void> triage(forma::chat_client& model, forma::response_format format) {
+boost::asio::awaitable<void> triage(forma::chat_client& model, forma::response_format format,
+                                    forma::schema_validator validator) {
     forma::chat_client_agent agent(model, {.name = "triage",
                                            .instructions = "Triage the customer's support ticket."});
     // The format travels with each run; the agent itself keeps answering in text otherwise.
@@ -46,9 +49,12 @@ boost::asio::awaitable<void> triage(forma::chat_client& model, forma::response_f
         // The answer is JSON text matching the schema (strict mode): read it as a value.
         const boost::json::value answer = boost::json::parse(response.text());
         std::cout << "Ticket: " << ticket << "\nAnswer: " << boost::json::serialize(answer) << '\n';
+        // Throws json_error naming the member ("at /priority: 7 is greater than the maximum 4")
+        // if the model strayed; after it, the fields below are there with the right types.
+        validator.validate(answer);
         const boost::json::object& ticket_fields = answer.as_object();
         std::cout << "  -> the " << std::string_view(ticket_fields.at("category").as_string())
-                  << " queue, priority " << ticket_fields.at("priority").as_int64() << '\n';
+                  << " queue, priority " << ticket_fields.at("priority").to_number<std::int64_t>() << '\n';
     }
 }
 
@@ -59,11 +65,13 @@ int main(int argc, char** argv) {
         forma::response_format format =
             forma::response_format::json_schema("support_ticket", read_file(schema_path), "A triaged support ticket",
                                                 /*strict=*/true);
+        // Compiled once (copies share it); throws schema_error for a keyword it cannot check.
+        const forma::schema_validator validator(format.schema());
         std::cout << "Schema: " << schema_path << '\n';
 
         boost::asio::io_context io;
         example::model model(io);
-        example::run(io, triage(model.client(), std::move(format)));
+        example::run(io, triage(model.client(), std::move(format), validator));
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "Failed: " << e.what() << '\n';
