@@ -166,9 +166,13 @@ std::size_t count_code_points(std::string_view utf8) noexcept {
 }
 
 bool matches_pattern(std::string_view pattern, std::string_view text) {
+    // Patterns come from declarations (few) or from runtime schemas (any number): the
+    // cache is bounded so that a stream of distinct patterns cannot grow it forever.
+    constexpr std::size_t max_cached_patterns = 256;
     thread_local std::unordered_map<std::string, boost::regex> compiled;
     auto it = compiled.find(std::string(pattern));
     if (it == compiled.end()) {
+        if (compiled.size() >= max_cached_patterns) compiled.clear();
         try {
             it = compiled.emplace(std::string(pattern),
                                   boost::regex(pattern.begin(), pattern.end(), boost::regex::ECMAScript))

@@ -8,6 +8,7 @@
 #include <boost/json/string.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -22,6 +23,12 @@ namespace json = boost::json;
 
 constexpr int shallow_depth = 3;  // past it, recursion takes its shortest way out
 constexpr int hard_depth = 64;    // past it, the schema has no finite instance
+// The most an instance may cost (one per value, plus the code points of its strings):
+// schemas asking for more (a huge minItems, small counts that multiply) get a
+// schema_error instead of exhausting time and memory.
+constexpr std::size_t max_instance_cost = 1 << 18;
+// The longest string generated from a pattern; past it a candidate is abandoned.
+constexpr std::size_t max_generated_length = 4096;
 
 // Assertion keywords this generator cannot honour: better a clear error than an
 // instance a validator rejects.
@@ -198,6 +205,7 @@ void generate(const std::vector<std::vector<regex_node>>& alts, std::size_t extr
         const std::size_t span = n.max - n.min;
         std::size_t count = n.min + std::min(span, extra);
         for (std::size_t k = 0; k < count; ++k) {
+            if (out.size() > max_generated_length) return; // too long to be a candidate
             if (!n.alts.empty()) generate(n.alts, extra, rng, out);
             else if (!n.chars.empty()) out += n.chars[splitmix64(rng) % n.chars.size()];
             else return; // an empty class matches nothing
@@ -246,7 +254,27 @@ std::size_t count_of(const json::object& s, std::string_view key, std::size_t fa
     const double d = number_of(*v, key);
     if (d < 0 || d != std::floor(d))
         throw schema_error("make_instance: \"" + std::string(key) + "\" must be a non-negative integer");
-    return static_cast<std::size_t>(d);
+    constexpr double beyond_size_t = 18446744073709551616.0; // 2^64
+    return d >= beyond_size_t ? std::numeric_limits<std::size_t>::max()
+                              : static_cast<std::size_t>(d);
+}
+
+// `x` as a JSON integer where a 64-bit integer holds it, else as the double it is
+// (still an integer to JSON Schema, which looks at the value, not the spelling).
+json::value integral_number(double x) {
+    if (x >= -9223372036854775808.0 && x < 9223372036854775808.0)
+        return static_cast<std::int64_t>(x);
+    if (x >= 0 && x < 18446744073709551616.0) return static_cast<std::uint64_t>(x);
+    return x;
+}
+
+// The array index a JSON Pointer token names, if it is one (digits only, in range).
+std::optional<std::size_t> array_index(std::string_view token) {
+    std::size_t i = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), i);
+    if (token.empty() || ec != std::errc() || end != token.data() + token.size())
+        return std::nullopt;
+    return i;
 }
 
 class generator {
@@ -260,7 +288,9 @@ public:
             }
             std::size_t j = i;
             while (j < prompt.size() && is_word_byte(static_cast<unsigned char>(prompt[j]))) ++j;
-            words_.emplace_back(prompt.substr(i, j - i));
+            // A word of stray continuation bytes has no code points: it could not pad a string.
+            const std::string_view word = prompt.substr(i, j - i);
+            if (json_detail::count_code_points(word) > 0) words_.emplace_back(word);
             i = j;
         }
         if (words_.empty()) words_ = {"forma"}; // an empty prompt still gives strings
@@ -268,6 +298,7 @@ public:
     }
 
     json::value make(const json::value& schema, int depth, const std::string& path) {
+        spend(1, path);
         if (depth > hard_depth)
             throw schema_error("make_instance: the schema has no finite instance (recursion does not "
                                "end) at " + where(path));
@@ -301,6 +332,18 @@ public:
 private:
     static std::string where(const std::string& path) { return path.empty() ? "(root)" : path; }
 
+    // Counts `cost` towards max_instance_cost; throws once the instance would be too large.
+    void spend(std::size_t cost, const std::string& path) {
+        ensure_room(cost, path);
+        spent_ += cost;
+    }
+    void ensure_room(std::size_t cost, const std::string& path) const {
+        if (cost > max_instance_cost - spent_)
+            throw schema_error("make_instance: the instance would be larger than " +
+                               std::to_string(max_instance_cost) + " values and code points at " +
+                               where(path));
+    }
+
     std::size_t pick(std::size_t n) { return static_cast<std::size_t>(splitmix64(rng_) % n); }
 
     std::string next_word() {
@@ -332,9 +375,7 @@ private:
             const json::value* next = nullptr;
             if (const auto* o = node->if_object()) next = o->if_contains(token);
             else if (const auto* a = node->if_array())
-                if (!token.empty() && token.find_first_not_of("0123456789") == std::string::npos &&
-                    std::stoul(token) < a->size())
-                    next = &(*a)[std::stoul(token)];
+                if (const auto i = array_index(token); i && *i < a->size()) next = &(*a)[*i];
             if (!next)
                 throw schema_error("make_instance: \"$ref\": \"" + std::string(*text) +
                                    "\" does not resolve, at " + where(path));
@@ -449,13 +490,13 @@ private:
             if (lo_open && k_lo * step <= lo) k_lo += 1;
             if (hi_open && k_hi * step >= hi) k_hi -= 1;
             if (k_lo > k_hi) throw empty_range();
+            if (!std::isfinite(k_lo) || !std::isfinite(k_hi))
+                throw schema_error("make_instance: the range is too wide for \"multipleOf\" at " +
+                                   where(path));
             const double span = std::min(k_hi - k_lo, 1e6);
             const double k = k_lo + static_cast<double>(pick(static_cast<std::size_t>(span) + 1));
             const double x = k * step;
-            if (integer || std::floor(x) == x) {
-                if (x >= 0 && x > 9.2e18) return static_cast<std::uint64_t>(x);
-                return static_cast<std::int64_t>(x);
-            }
+            if (integer || std::floor(x) == x) return integral_number(x);
             return x;
         }
         if (lo > hi || (lo == hi && (lo_open || hi_open))) throw empty_range();
@@ -464,10 +505,10 @@ private:
             double a = std::ceil(lo * denom), b = std::floor(hi * denom);
             if (lo_open && a / denom <= lo) a += 1;
             if (hi_open && b / denom >= hi) b -= 1;
-            if (a > b) continue;
+            if (a > b || !std::isfinite(a) || !std::isfinite(b)) continue;
             const double span = std::min(b - a, 1e6);
             const double x = (a + static_cast<double>(pick(static_cast<std::size_t>(span) + 1))) / denom;
-            if (std::floor(x) == x) return static_cast<std::int64_t>(x);
+            if (std::floor(x) == x) return integral_number(x);
             return x;
         }
         // A range narrower than a millionth: its midpoint, if a double lies strictly inside.
@@ -524,6 +565,7 @@ private:
         const std::size_t max_len = count_of(s, "maxLength", std::numeric_limits<std::size_t>::max());
         if (min_len > max_len)
             throw schema_error("make_instance: \"minLength\" is greater than \"maxLength\" at " + where(path));
+        spend(min_len, path);
         if (const auto* f = s.if_contains("format"); f && f->is_string()) {
             std::string v = format_value(f->as_string());
             if (!v.empty()) return v;
@@ -539,9 +581,13 @@ private:
         };
         // Pads with the following words, then cuts, to meet the length limits.
         auto fit_length = [&](std::string v) {
-            for (std::size_t k = 0; json_detail::count_code_points(v) < min_len; ++k)
-                v += words_[(next_word_ + k) % words_.size()];
-            if (json_detail::count_code_points(v) > max_len) v = take_code_points(v, max_len);
+            std::size_t n = json_detail::count_code_points(v);
+            for (std::size_t k = 0; n < min_len; ++k) {
+                const std::string& word = words_[(next_word_ + k) % words_.size()];
+                v += word;
+                n += json_detail::count_code_points(word);
+            }
+            if (n > max_len) v = take_code_points(v, max_len);
             return v;
         };
         const std::string first = next_word();
@@ -580,6 +626,7 @@ private:
         if (min_items > max_items)
             throw schema_error("make_instance: \"minItems\" is greater than \"maxItems\" at " + where(path));
         std::size_t n = min_items;
+        ensure_room(n, path);
         if (depth < shallow_depth && n == 0) n = std::min<std::size_t>(1 + pick(2), max_items);
         static const json::value any_schema = json::object{};
         const json::value* items = s.if_contains("items");
@@ -653,6 +700,7 @@ private:
     std::vector<std::string> words_;
     std::size_t next_word_ = 0;
     std::uint64_t rng_;
+    std::size_t spent_ = 0; // see spend()
 };
 
 } // namespace

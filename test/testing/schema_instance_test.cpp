@@ -214,6 +214,51 @@ TEST(make_instance, unsupported_schemas_are_schema_errors_naming_the_place) {
     expect_schema_error(R"({"type":"string","minLength":3,"maxLength":2})", "minLength");
 }
 
+// ---- limits, each found by fuzz/fuzz_runtime_schema ----------------------------------
+
+TEST(make_instance, sizes_past_the_instance_limit_are_errors_not_hangs) {
+    expect_schema_error(R"({"type":"array","minItems":100000000})", "larger than");
+    expect_schema_error(R"({"type":"array","minItems":1e30})", "larger than");
+    expect_schema_error(R"({"type":"string","minLength":1e9})", "larger than");
+    // Small counts that multiply: a million strings.
+    expect_schema_error(R"({"type":"array","minItems":100,"items":{"type":"array","minItems":100,)"
+                        R"("items":{"type":"array","minItems":100,"items":{"type":"string"}}}})",
+                        "larger than");
+}
+
+TEST(make_instance, a_huge_max_length_is_no_limit) {
+    EXPECT_EQ(make(R"({"type":"string","maxLength":1e300})"), "alpha");
+}
+
+TEST(make_instance, a_pattern_with_huge_repetitions_gives_up_generating_quickly) {
+    EXPECT_TRUE(make(R"({"type":"string","pattern":"^a{999999999}$"})").is_string());
+    EXPECT_TRUE(make(R"({"type":"string","pattern":"^((a{1000}){1000}){1000}$"})").is_string());
+}
+
+TEST(make_instance, a_ref_index_too_large_for_any_integer_does_not_resolve) {
+    expect_schema_error(R"({"$ref":"#/x/99999999999999999999999","x":[1]})", "does not resolve");
+}
+
+TEST(make_instance, numbers_beyond_64_bit_integers_stay_within_their_bounds) {
+    const auto big = make(R"({"type":"number","minimum":1e308,"maximum":1.7e308})");
+    ASSERT_TRUE(big.is_double()) << json::serialize(big);
+    EXPECT_GE(big.as_double(), 1e308);
+    const auto negative =
+        make(R"({"type":"integer","minimum":-1.7e308,"maximum":-1e300,"multipleOf":3})");
+    ASSERT_TRUE(negative.is_double()) << json::serialize(negative);
+    EXPECT_LE(negative.as_double(), -1e300);
+    EXPECT_GE(negative.as_double(), -1.7e308);
+    expect_schema_error(
+        R"({"type":"number","minimum":-1.7e308,"maximum":1.7e308,"multipleOf":1e-300})",
+        "too wide");
+}
+
+TEST(make_instance, prompt_words_of_stray_continuation_bytes_are_skipped) {
+    // Such a word has no code points: padding with it to a minLength never ended.
+    EXPECT_EQ(make(R"({"type":"string","minLength":3})", "\x80\x80 \xbf"), "forma");
+    EXPECT_EQ(make(R"({"type":"string","minLength":3})", "\x80 ab"), "abab");
+}
+
 // ---- round trip: forma's own schemas, parsed back by forma ------------------------------
 
 template <class T>

@@ -40,7 +40,8 @@ namespace forma::testing {
     @throws schema_error for a keyword this cannot satisfy (`oneOf`, `allOf`, `not`,
     `if`, `prefixItems`, `uniqueItems`, `patternProperties`, ...), a `$ref` that does
     not resolve, an empty numeric range, a required member an object cannot have, or
-    a recursion with no finite instance. The message names the instance path.
+    a recursion with no finite instance, or an instance past the size limit (2^18 values and
+    code points together, e.g. a huge `minItems`). The message names the instance path.
 */
 boost::json::value make_instance(const boost::json::object& schema, std::string_view prompt,
                                  std::uint64_t seed = 0);

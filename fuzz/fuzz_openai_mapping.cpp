@@ -1,0 +1,68 @@
+// The OpenAI mapping: a chat.completion body and a stream of chunks, from arbitrary
+// bytes. Only typed errors may escape; a streamed response merged from the updates
+// must merge back to itself from its own to_updates().
+//
+// Input: a config byte (HTTP status, SSE limit, raw chunks kept), a byte seeding the
+// piece sizes, then the bytes, read both as a whole body and as an event stream.
+#include "fuzz_support.hpp"
+
+#include <forma/model/agent_response_builder.hpp>
+#include <forma/openai/response_parser.hpp>
+#include <forma/openai/stream_parser.hpp>
+
+#include <boost/json/serialize.hpp>
+#include <boost/json/value_from.hpp>
+
+#include <string_view>
+
+namespace {
+
+constexpr int statuses[] = {200, 201, 400, 401, 429, 500, 503, 302};
+
+void read_whole_body(std::string_view body, int status) {
+    forma_fuzz::only_typed_errors([&] {
+        const forma::agent_response<> r = forma::openai::parse_response(body, status);
+        (void)r.text();
+        (void)boost::json::serialize(boost::json::value_from(r));
+        (void)r.to_updates();
+    });
+    forma_fuzz::only_typed_errors([&] { (void)forma::openai::parse_error(status, body).what(); });
+}
+
+void read_stream(std::string_view bytes, std::uint8_t config, std::uint8_t split_seed) {
+    forma::openai::stream_parser_options options;
+    if (config & 8) options.sse.max_event_size = 64;
+    options.keep_raw_chunks = (config & 16) != 0;
+    forma::openai::stream_parser parser(options);
+    forma::agent_response_builder builder;
+    bool copy = (config & 32) != 0; // the builder's copying and moving paths
+    const bool completed = forma_fuzz::only_typed_errors([&] {
+        for (std::string_view piece : forma_fuzz::pieces(bytes, split_seed))
+            parser.feed(piece, [&](forma::agent_response_update&& update) {
+                (void)update.text();
+                if (copy)
+                    builder.add(update);
+                else
+                    builder.add(std::move(update));
+                copy = !copy;
+            });
+        parser.finish();
+    });
+    const forma::agent_response<> merged = builder.take();
+    (void)merged.text();
+    if (!completed) return;
+    // Documented: to_agent_response(r.to_updates()) == r for every r that to_agent_response made.
+    forma_fuzz::check(forma::to_agent_response(merged.to_updates()) == merged,
+                      "a merged response does not merge back from its own updates");
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size < 2) return 0;
+    const std::uint8_t config = data[0];
+    const std::string_view bytes(reinterpret_cast<const char*>(data) + 2, size - 2);
+    read_whole_body(bytes, statuses[config & 7]);
+    read_stream(bytes, config, data[1]);
+    return 0;
+}
