@@ -1,10 +1,12 @@
 // The schema-known-at-run-time path: a response_format from schema text, its JSON
-// round trip, and a schema-driven instance made from it. Only typed errors may escape.
+// round trip, a schema_validator compiled from it, and a schema-driven instance made
+// from it, which the validator must accept. Only typed errors may escape.
 //
 // Input: a config byte (bits 0-5: the instance's seed; bit 7: a first line gives the
 // format's name, else "fuzz_schema"; bit 6: a next line gives the prompt), then the schema text.
 #include "fuzz_support.hpp"
 
+#include <forma/json/schema_validator.hpp>
 #include <forma/model/response_format.hpp>
 #include <forma/testing/schema_instance.hpp>
 
@@ -40,14 +42,44 @@ void check_json_round_trip(const forma::response_format& format) {
                       "a response_format does not survive its JSON round trip");
 }
 
-void make_instance_of(const forma::response_format& format, std::string_view prompt,
-                      std::uint8_t seed) {
+std::optional<forma::schema_validator> validator_of(const forma::response_format& format) {
+    std::optional<forma::schema_validator> validator;
+    forma_fuzz::only_typed_errors([&] { validator.emplace(format.schema()); });
+    return validator;
+}
+
+// The validator's three ways to answer must agree.
+bool consistent_verdict(const forma::schema_validator& validator, const boost::json::value& value) {
+    const bool valid = validator.is_valid(value);
+    forma_fuzz::check(validator.try_validate(value).has_value() == valid,
+                      "try_validate and is_valid disagree");
+    forma_fuzz::check(validator.violations(value).empty() == valid, "violations and is_valid disagree");
+    return valid;
+}
+
+// make_instance may break these keywords by design (see its documentation), so an
+// instance of a schema that uses them need not be valid.
+bool instance_must_be_valid(std::string_view schema_text) {
+    for (std::string_view keyword : {"pattern", "format", "Length", "multipleOf"})
+        if (schema_text.find(keyword) != std::string_view::npos) return false;
+    return true;
+}
+
+void make_instance_of(const forma::response_format& format, std::string_view schema_text,
+                      std::string_view prompt, std::uint8_t seed) {
+    const auto validator = validator_of(format);
+    if (validator)
+        for (const boost::json::value& probe : {boost::json::value(nullptr), boost::json::value(0),
+                                                boost::json::value(""), boost::json::value(boost::json::array()),
+                                                boost::json::value(boost::json::object())})
+            consistent_verdict(*validator, probe);
     forma_fuzz::only_typed_errors([&] {
         const boost::json::value instance =
             forma::testing::make_instance(format.schema(), prompt, seed);
         (void)boost::json::serialize(instance);
-        // The runtime schema_validator (issue 9) will check `instance` against
-        // format.schema() here: make_instance promises a valid instance.
+        if (validator && consistent_verdict(*validator, instance) == false &&
+            instance_must_be_valid(schema_text))
+            forma_fuzz::fail("schema_validator rejects the instance make_instance made for its schema");
     });
 }
 
@@ -81,6 +113,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto format = format_from(name, text);
     if (!format) return 0;
     check_json_round_trip(*format);
-    make_instance_of(*format, prompt, config & 63);
+    make_instance_of(*format, text, prompt, config & 63);
     return 0;
 }
