@@ -155,7 +155,7 @@ std::string expected_text(const run_plan& plan) {
             text += "\xE2\x98\x95";
             break; // a coffee cup, 3 bytes
         default:
-            text += "word" + std::to_string((id * 31 + w) % 1000);
+            text += "word" + std::to_string((id % 1000 * 31 + w) % 1000);
         }
     }
     return text;

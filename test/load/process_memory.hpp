@@ -11,7 +11,8 @@
 #include <string>
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+// From ASan's runtime (GCC does not install <sanitizer/allocator_interface.h>).
+extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 #endif
 
 namespace load {
