@@ -169,6 +169,10 @@ asio::awaitable<soak_figures> soak(forma::agent& agent, const settings& s) {
 
 int main(int argc, char** argv) {
     const settings s = parse_settings(argc, argv);
+    // Printed first also so that stdout's buffer (4 KiB) is allocated before the start's measure.
+    std::printf("soak: %d sequential runs over one connection, after %d warm-up runs\n", s.runs,
+                s.warmup_runs);
+    std::fflush(stdout);
     load::forked_server server(
         {},
         [](forma::testing::model_server& model) {
