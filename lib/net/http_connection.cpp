@@ -153,6 +153,9 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
 
     // The next operations must end within `timeout`, and before the exchange's deadline.
     void arm(milliseconds timeout, const exchange_limits& limits, phase during) {
+        // The watchdog expired just as the previous operation succeeded (a loaded io_context
+        // ran its handler first): the connection is shut down, so that is where this exchange ends.
+        if (timed_out) fail(asio::error::timed_out, during, limits);
         armed = timeout;
         armed_by_deadline = false;
         if (limits.deadline) {
@@ -166,7 +169,6 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
                 armed_by_deadline = true;
             }
         }
-        timed_out = false;
         const std::uint64_t arming = ++armings;
         if (armed == milliseconds::zero()) {
             watchdog.cancel();
@@ -177,12 +179,15 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
             if (ec) return;
             const auto self = weak.lock();
             if (!self || self->armings != arming) return;
-            // Closed, not cancelled: a multi-step operation between two socket waits would
-            // otherwise start its next wait with no timer. The connection is over anyway.
+            // Shut down, not only cancelled: a multi-step operation between two socket waits
+            // would otherwise start its next wait with no timer. Not closed: OpenSSL reads and
+            // writes the descriptor by number, and a closed number is soon another connection's.
             self->timed_out = true;
+            self->open = false; // never reused, even when the operation it ends succeeded
             self->resolver.cancel();
             error_code ignored;
-            self->socket.close(ignored);
+            self->socket.cancel(ignored);
+            self->socket.shutdown(tcp::socket::shutdown_both, ignored);
         });
     }
 
@@ -297,6 +302,7 @@ asio::awaitable<void> http_connection::connect(const exchange_limits& limits) {
     if (d.open) co_return;
     d.close();
     d.buffer.clear();
+    d.timed_out = false;
 
     // One timeout for resolving, connecting and the handshake together.
     d.arm(limits.limits.connect, limits, impl::phase::resolve);

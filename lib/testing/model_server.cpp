@@ -211,6 +211,7 @@ struct model_server::state {
     std::deque<scripted_reply> queue;
     std::shared_ptr<const model_server::handler> reply_handler;
     std::vector<received_request> received;
+    std::uint64_t next_request_number = 0; // numbers generated answers; clear_requests keeps it
     std::size_t accepted = 0;
     std::uint64_t next_id = 0;
     std::map<std::uint64_t, std::shared_ptr<connection>> open;
@@ -223,7 +224,7 @@ scripted_reply model_server::state::pick_reply(const received_request& request) 
     std::size_t index = 0;
     {
         std::lock_guard lock(mutex);
-        index = received.size();
+        index = next_request_number++;
         received.push_back(request);
         h = reply_handler;
     }
@@ -327,6 +328,9 @@ asio::awaitable<void> model_server::state::accept_loop(std::shared_ptr<model_ser
             co_await backoff.async_wait(asio::redirect_error(asio::use_awaitable, ec));
             continue;
         }
+        // Replies go out in several small writes (head, chunks): with Nagle's algorithm each
+        // one after the first waits for the client's delayed ACK, some 40 ms per reply.
+        socket.set_option(tcp::no_delay(true), ec);
         auto c = std::make_shared<connection>(std::move(socket), s->ssl ? &*s->ssl : nullptr);
         std::uint64_t id = 0;
         {
@@ -401,6 +405,12 @@ void model_server::set_handler(handler h) {
 std::vector<received_request> model_server::requests() const {
     std::lock_guard lock(state_->mutex);
     return state_->received;
+}
+
+void model_server::clear_requests() {
+    std::lock_guard lock(state_->mutex);
+    state_->received.clear();
+    state_->received.shrink_to_fit();
 }
 
 std::size_t model_server::connections_accepted() const noexcept {

@@ -529,6 +529,18 @@ TEST_F(model_server_test, records_requests_with_their_headers_and_bodies) {
     EXPECT_EQ(requests[0].header("x-absent"), "");
 }
 
+TEST_F(model_server_test, clear_requests_forgets_the_record_but_not_the_numbering) {
+    model_server server(io.get_executor());
+    EXPECT_EQ(content_of(ask(io, server, chat("one"))), "You said: one");
+    ASSERT_EQ(server.requests().size(), 1u);
+    server.clear_requests();
+    EXPECT_TRUE(server.requests().empty());
+    const response r = ask(io, server, chat("two"));
+    ASSERT_EQ(server.requests().size(), 1u);
+    EXPECT_EQ(server.requests()[0].body, chat("two"));
+    EXPECT_EQ(json::parse(r.body()).at("id"), "chatcmpl-local-1") << "answers keep their numbers";
+}
+
 TEST_F(model_server_test, the_seed_varies_schema_answers_per_request) {
     model_server server(io.get_executor());
     const std::string extra = R"({"response_format":{"type":"json_schema","json_schema":{"name":"w",

@@ -162,6 +162,8 @@ public:
 
     /// Requests received so far, in arrival order (each recorded once its body is read).
     std::vector<received_request> requests() const;
+    /// Forgets the requests received so far (a long-running server's record would only grow).
+    void clear_requests();
     std::size_t connections_accepted() const noexcept;
     /// Connections open now.
     std::size_t open_connections() const noexcept;
