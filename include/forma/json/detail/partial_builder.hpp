@@ -62,7 +62,7 @@ private:
     }
     /// The slot the value starting now goes to, through nullables; empty: skip it, or a
     /// nullable took the null.
-    slot target_of_new_value(bool null);
+    inline slot target_of_new_value(bool null);
 
     slot root_;
     const padded_text& document_;
