@@ -4,6 +4,8 @@
 
 #include "string_escapes.hpp"
 
+#include <algorithm>
+
 namespace forma::json_detail {
 
 namespace {
@@ -17,6 +19,18 @@ bool is_number_char(char c) noexcept {
 void append_utf8(std::string& out, std::uint32_t cp) {
     char bytes[4];
     out.append(bytes, write_utf8(bytes, cp));
+}
+
+// Room for a string value that a split cut: it usually goes on, so it grows to 64 bytes at
+// once, then doubles.
+[[gnu::noinline]] void make_room(std::string& out, std::size_t more) {
+    out.reserve(std::max({out.size() + more, 2 * out.capacity(), std::size_t{64}}));
+}
+
+// Appends text of a string value that a split cut (a short string stays in place).
+inline void append_cut(std::string& out, std::string_view text) {
+    if (out.capacity() - out.size() < text.size()) make_room(out, text.size());
+    out.append(text);
 }
 
 // Bytes a UTF-8 sequence led by `c` has in all (RFC 3629), 0 when `c` cannot lead one.
@@ -78,13 +92,16 @@ bool incremental_tokenizer::begin_value(char c) {
         state_ = c == '{' ? state::first_member_or_close : state::value;
         if (!sink_.open(c, at)) return fail("");
         return true;
-    case '"':
+    case '"': {
+        std::string* out;
+        if (!sink_.begin_string(at, out)) return fail("");
+        out_ = out ? out : &text_;
         state_ = state::string;
         string_is_key_ = false;
-        string_first_ = true;
         string_state_ = in_string::text;
         text_.clear();
         return true;
+    }
     case 't': literal_ = "true"; break;
     case 'f': literal_ = "false"; break;
     case 'n': literal_ = "null"; break;
@@ -101,19 +118,11 @@ bool incremental_tokenizer::begin_value(char c) {
     return true;
 }
 
-bool incremental_tokenizer::flush_string(bool last) {
-    std::string_view text = run_;
-    if (!text_.empty()) {
-        text_.append(run_);
-        text = text_;
-    }
-    run_ = {};
-    if (text.empty() && !last && !string_first_) return true;
-    const bool first = string_first_;
-    string_first_ = false;
-    const bool ok = sink_.string_part(text, first, last, token_begin_, string_end_);
-    text_.clear();
-    return ok || fail("");
+bool incremental_tokenizer::end_string(std::size_t end) {
+    hold_run();
+    text_.clear(); // the text of a value not kept
+    if (!sink_.end_string(end)) return fail("");
+    return value_done();
 }
 
 bool incremental_tokenizer::end_key() {
@@ -130,7 +139,7 @@ bool incremental_tokenizer::end_key() {
 }
 
 void incremental_tokenizer::hold_run() {
-    text_.append(run_);
+    out_->append(run_);
     run_ = {};
 }
 
@@ -141,8 +150,8 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
     while (p != end) {
         switch (string_state_) {
         case in_string::text: {
-            // Plain text is passed on as a view of the piece (run_); only text cut by a
-            // split or an escape is copied into text_.
+            // Plain text is kept as a view of the piece (run_) and copied once into *out_,
+            // at an escape or at the end of the piece or string; a key not cut is not copied.
             const char* stop = find_string_special_padded(p, end);
             if (run_.empty()) run_ = std::string_view(p, 0);
             run_ = std::string_view(run_.data(), run_.size() + static_cast<std::size_t>(stop - p));
@@ -188,7 +197,8 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
             utf8_[digits_++] = c;
             ++p;
             if (digits_ == utf8_size_) {
-                text_.append(reinterpret_cast<const char*>(utf8_), static_cast<std::size_t>(utf8_size_));
+                out_->append(reinterpret_cast<const char*>(utf8_),
+                             static_cast<std::size_t>(utf8_size_));
                 string_state_ = in_string::text;
             }
             break;
@@ -200,7 +210,7 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
                 code_ = 0;
                 digits_ = 4;
             } else if (const char unescaped = simple_escapes[static_cast<unsigned char>(e)]) {
-                text_ += unescaped;
+                *out_ += unescaped;
                 string_state_ = in_string::text;
             } else {
                 return fail("invalid escape sequence in string");
@@ -220,10 +230,10 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
                     string_state_ = in_string::low_backslash;
                     break;
                 }
-                append_utf8(text_, code_);
+                append_utf8(*out_, code_);
             } else {
                 if (code_ < 0xDC00 || code_ > 0xDFFF) return fail("invalid \\u escape: unpaired high surrogate");
-                append_utf8(text_, 0x10000 + ((high_ - 0xD800) << 10) + (code_ - 0xDC00));
+                append_utf8(*out_, 0x10000 + ((high_ - 0xD800) << 10) + (code_ - 0xDC00));
             }
             string_state_ = in_string::text;
             break;
@@ -254,6 +264,13 @@ bool incremental_tokenizer::end_number(std::string_view text) {
 bool incremental_tokenizer::feed(std::string_view piece) {
     const char* p = piece.data();
     const char* const end = p + piece.size();
+    if (state_ == state::string && string_state_ == in_string::text && !string_is_key_ &&
+        find_string_special_padded(p, end) == end) {
+        // Most pieces of a long answer are plain text inside a string value: one scan, one copy.
+        append_cut(*out_, piece);
+        offset_ += piece.size();
+        return true;
+    }
     auto at = [&](const char* q) { return offset_ + static_cast<std::size_t>(q - piece.data()); };
     while (p != end) {
         const char c = *p;
@@ -267,18 +284,20 @@ bool incremental_tokenizer::feed(std::string_view piece) {
             bool closed;
             if (!read_string(p, end, closed)) return false;
             if (!closed) {
-                // Text read so far goes on now, so a long string shows as it streams; a
-                // key is passed on whole.
-                if (string_is_key_) hold_run();
-                else if (!flush_string(false)) return false;
+                // A value's text goes on now, so a long string shows as it streams; a key's
+                // is kept until whole.
+                if (string_is_key_) {
+                    hold_run();
+                } else {
+                    append_cut(*out_, run_);
+                    run_ = {};
+                }
                 break;
             }
             if (string_is_key_) {
                 if (!end_key()) return false;
-            } else {
-                string_end_ = at(p);
-                if (!flush_string(true)) return false;
-                value_done();
+            } else if (!end_string(at(p))) {
+                return false;
             }
             break;
         }
@@ -341,6 +360,7 @@ bool incremental_tokenizer::feed(std::string_view piece) {
                 state_ = state::string;
                 string_is_key_ = true;
                 string_state_ = in_string::text;
+                out_ = &text_;
                 text_.clear();
                 break;
             case state::colon:

@@ -86,27 +86,43 @@ bool partial_builder::key(std::string_view name) {
     return true;
 }
 
-bool partial_builder::string_part(std::string_view text, bool first, bool last, std::size_t begin, std::size_t end) {
+bool partial_builder::begin_string(std::size_t begin, std::string*& text) {
+    text = nullptr;
+    string_mode_ = mode::skip;
     if (passing_through()) return true;
-    if (first) {
-        string_target_ = target_of_new_value(false);
+    string_target_ = target_of_new_value(false);
+    if (!string_target_) return true;
+    string_begin_ = begin;
+    switch (string_target_.ops->kind) {
+    case slot_kind::string:
         string_mode_ = mode::fill;
-        if (!string_target_) string_mode_ = mode::skip;
-        else if (string_target_.ops->kind == slot_kind::whole) string_mode_ = mode::whole;
-        else if (string_target_.ops->kind == slot_kind::enumeration) enum_name_.clear();
-        else if (string_target_.ops->kind != slot_kind::string) return false;
+        text = string_target_.ops->text(string_target_.node);
+        return true;
+    case slot_kind::enumeration:
+        string_mode_ = mode::fill;
+        enum_name_.clear();
+        text = &enum_name_;
+        return true;
+    case slot_kind::whole:
+        string_mode_ = mode::whole;
+        return true;
+    default:
+        return false;
     }
+}
+
+bool partial_builder::end_string(std::size_t end) {
     switch (string_mode_) {
     case mode::skip: return true;
     case mode::whole:
-        return !last || string_target_.ops->whole(string_target_.node, document_.view().substr(begin, end - begin));
+        return string_target_.ops->whole(
+            string_target_.node, document_.view().substr(string_begin_, end - string_begin_));
     default: break;
     }
-    if (string_target_.ops->kind == slot_kind::enumeration) {
-        enum_name_.append(text);
-        return !last || string_target_.ops->string_part(string_target_.node, enum_name_, true, true);
-    }
-    return string_target_.ops->string_part(string_target_.node, text, first, last);
+    if (string_target_.ops->kind == slot_kind::enumeration)
+        return string_target_.ops->enumerator(string_target_.node, enum_name_);
+    string_target_.ops->close(string_target_.node);
+    return true;
 }
 
 bool partial_builder::number(std::string_view text, std::size_t begin, std::size_t end) {

@@ -55,6 +55,16 @@ struct person {
 };
 BOOST_DESCRIBE_STRUCT(person, (), (name, age, active, feeling, home, work, tags, places, badge, scores, height))
 
+// String values the partial does not keep as text: an enumeration's name, a variant read
+// whole, and skipped members.
+struct labelled {
+    mood feeling = mood::calm;
+    std::variant<int, std::string> label;
+    std::vector<mood> moods;
+    friend bool operator==(const labelled&, const labelled&) = default;
+};
+BOOST_DESCRIBE_STRUCT(labelled, (), (feeling, label, moods))
+
 struct ticket {
     std::string code;
     int level = 0;
@@ -155,6 +165,12 @@ TEST(partial_reader, a_rich_type_split_anywhere_grows_monotonically_to_the_from_
     check_every_prefix_grows_to_from_json<person>(person_json);
 }
 
+TEST(partial_reader, strings_not_kept_as_text_split_anywhere) {
+    check_every_prefix_grows_to_from_json<labelled>(
+        R"({"skipped": "not \"kept\" \u00e9 é", "feeling": "grumpy", "label": "a \"b\" \u00e9 日本",)"
+        R"( "moods": ["calm", "excited"], "more": ["x\ny", {"z": "w"}]})");
+}
+
 TEST(partial_reader, arrays_of_objects_and_wrapped_roots) {
     const std::string places = R"({"data": [{"city": "Oslo", "zip": "0150"}, {"city": "Å\\u00e5"}, {"city": ""}]})";
     check_every_prefix_grows_to_from_json<std::vector<address>>(places, true);
@@ -182,6 +198,23 @@ TEST(partial_reader, strings_show_as_they_stream_numbers_only_when_whole) {
     EXPECT_EQ(tags[1].value(), "b");
     EXPECT_FALSE(tags.complete());
     EXPECT_FALSE(reader.get().to_value().has_value());
+}
+
+TEST(partial_reader, a_long_string_grows_piece_by_piece) {
+    address expected;
+    for (int i = 0; i < 60; ++i)
+        expected.city += i % 7 == 0 ? "café \"x\"\n" : "plain words ";
+    const std::string json = forma::to_json(expected);
+    for (std::size_t size : {1, 7, 16, 100}) {
+        partial_reader<address> reader;
+        const auto& city = reader.get()[&address::city];
+        for (std::size_t at = 0; at < json.size(); at += size) {
+            ASSERT_TRUE(reader.feed(std::string_view(json).substr(at, size)));
+            ASSERT_EQ(expected.city.compare(0, city.value().size(), city.value()), 0)
+                << "after " << at + size;
+        }
+        EXPECT_EQ(reader.finish().value(), expected);
+    }
 }
 
 TEST(partial_reader, escapes_and_utf8_cut_inside_are_held_until_whole) {

@@ -48,10 +48,9 @@ public:
         shape of a T: the partial then stays as it was and error() says what is wrong.
     */
     bool feed(std::string_view piece) {
-        const std::size_t at = text_.size();
-        text_.append(piece);
+        const std::string_view copy = text_.append(piece);
         if (tokenizer_.failed()) return false;
-        return tokenizer_.feed(text_.view().substr(at)); // read in place: its padding speeds scans
+        return tokenizer_.feed(copy); // read in place: its padding speeds scans
     }
 
     /// What is known so far.

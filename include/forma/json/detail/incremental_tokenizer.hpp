@@ -13,12 +13,15 @@ class partial_builder;
 /** A JSON tokenizer fed a document in pieces split anywhere: each byte is looked
     at once, so reading n bytes costs O(n) however they are cut. Tokens cut by a
     split (an escape, a UTF-8 sequence, a number, a literal) are held until they
-    are whole; plain string text is passed on as it arrives.
+    are whole; a string value's text is appended to its destination in the partial
+    as it arrives.
 */
 class incremental_tokenizer {
 public:
     /// Tokens go to `sink` (see partial_builder for what each call means).
     incremental_tokenizer(partial_builder& sink, std::size_t max_depth);
+    incremental_tokenizer(const incremental_tokenizer&) = delete; // out_ may point to text_
+    incremental_tokenizer& operator=(const incremental_tokenizer&) = delete;
 
     /// Reads the next piece, which must be followed by at least 15 readable bytes (it is
     /// the end of a padded_text); false on invalid JSON or when the sink stopped.
@@ -42,12 +45,14 @@ private:
     };
 
     bool fail(const char* what);
-    bool begin_value(char c);
-    bool value_done();
-    bool read_string(const char*& p, const char* end, bool& closed);
-    bool flush_string(bool last);
-    bool end_key();
-    void hold_run();
+    // Inlined into feed(), their only caller (defined in the .cpp): a call per token costs
+    // about as much as the token, and GCC does not inline them by itself.
+    [[gnu::always_inline]] inline bool begin_value(char c);
+    inline bool value_done();
+    [[gnu::always_inline]] inline bool read_string(const char*& p, const char* end, bool& closed);
+    [[gnu::always_inline]] inline bool end_string(std::size_t end);
+    [[gnu::always_inline]] inline bool end_key();
+    inline void hold_run();
     bool end_number(std::string_view text);
 
     partial_builder& sink_;
@@ -60,12 +65,11 @@ private:
     // The token in progress.
     std::size_t token_begin_ = 0;
     bool string_is_key_ = false;
-    bool string_first_ = true;
-    std::size_t string_end_ = 0;
     bool just_opened_ = false; // the last token was '[': ']' may close it empty
     in_string string_state_ = in_string::text;
-    std::string text_;          // string text not yet passed on that is cut or unescaped, or a cut number
-    std::string_view run_;      // string text after text_, a view of the piece being read
+    std::string text_;          // a key cut or unescaped, a cut number, or string text not kept
+    std::string* out_ = &text_; // where string text goes: text_, or a value's partial string
+    std::string_view run_;      // string text not yet in *out_, a view of the piece being read
     std::uint32_t code_ = 0;    // \u escape or UTF-8 sequence being read
     std::uint32_t high_ = 0;    // a high surrogate waiting for its low half
     int digits_ = 0;            // hex digits, or UTF-8 continuation bytes, still to come

@@ -1,9 +1,10 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <string_view>
-#include <vector>
 
 namespace forma::json_detail {
 
@@ -13,17 +14,34 @@ class padded_text {
 public:
     static constexpr std::size_t padding = 16;
 
-    void append(std::string_view piece) {
-        const std::size_t at = size();
-        bytes_.resize(at + piece.size() + padding); // new bytes are zero: the padding stays zero
-        if (!piece.empty()) std::memcpy(bytes_.data() + at, piece.data(), piece.size());
+    /// Appends `piece`; returns its copy here, which the padding follows.
+    std::string_view append(std::string_view piece) {
+        if (capacity_ - size_ < piece.size() + padding) grow(piece.size());
+        char* const at = bytes_.get() + size_;
+        if (!piece.empty()) std::memcpy(at, piece.data(), piece.size());
+        size_ += piece.size();
+        std::memset(at + piece.size(), 0, padding); // a fixed size: a store, not a call
+        return {at, piece.size()};
     }
 
-    std::size_t size() const noexcept { return bytes_.empty() ? 0 : bytes_.size() - padding; }
-    std::string_view view() const noexcept { return {bytes_.data(), size()}; }
+    std::size_t size() const noexcept { return size_; }
+    std::string_view view() const noexcept { return {bytes_.get(), size_}; }
 
 private:
-    std::vector<char> bytes_;
+    // Doubles, as a vector would, but without zeroing the new bytes: a stream appends
+    // many short pieces.
+    void grow(std::size_t more) {
+        const std::size_t capacity =
+            std::max({capacity_ * 2, size_ + more + padding, std::size_t{256}});
+        auto bytes = std::make_unique_for_overwrite<char[]>(capacity);
+        if (size_ != 0) std::memcpy(bytes.get(), bytes_.get(), size_);
+        bytes_ = std::move(bytes);
+        capacity_ = capacity;
+    }
+
+    std::unique_ptr<char[]> bytes_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
 };
 
 } // namespace forma::json_detail

@@ -30,9 +30,12 @@ public:
     bool close(char bracket, std::size_t end);
     /// A member name, whole and unescaped.
     bool key(std::string_view name);
-    /// Part of a string value, unescaped, never cutting a UTF-8 sequence. The first part
-    /// says where the string began; the last where it ended. "" is one part, first and last.
-    bool string_part(std::string_view text, bool first, bool last, std::size_t begin, std::size_t end);
+    /// A string value's opening quote at `begin`. `text` becomes where its unescaped text
+    /// goes as it arrives, never cutting a UTF-8 sequence (the partial's own string, so a
+    /// piece is copied once), or null when the text is not kept.
+    bool begin_string(std::size_t begin, std::string*& text);
+    /// The string value's closing quote, ending at `end`.
+    bool end_string(std::size_t end);
     /// A whole number, checked against the JSON grammar.
     bool number(std::string_view text, std::size_t begin, std::size_t end);
     /// true, false or null: `literal` is 't', 'f' or 'n'.
@@ -59,7 +62,7 @@ private:
     }
     /// The slot the value starting now goes to, through nullables; empty: skip it, or a
     /// nullable took the null.
-    slot target_of_new_value(bool null);
+    inline slot target_of_new_value(bool null);
 
     slot root_;
     const padded_text& document_;
@@ -70,7 +73,8 @@ private:
     slot pending_;            // the member whose value comes next
     slot string_target_;      // the string value being read
     mode string_mode_ = mode::fill;
-    std::string enum_name_;   // an enumeration's name across parts
+    std::size_t string_begin_ = 0;
+    std::string enum_name_; // an enumeration's name across pieces
 };
 
 } // namespace forma::json_detail

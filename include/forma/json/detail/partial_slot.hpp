@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace forma::json_detail {
@@ -26,7 +27,7 @@ struct slot_ops {
     /// nullable: a value starts; null marks it null and returns an empty slot, else the
     /// inner value's slot.
     slot (*resolve)(void* node, bool null);
-    /// object and sequence: '{' or '[' arrived; the closing bracket arrived.
+    /// object and sequence: '{' or '[' arrived; object, sequence and string: the value ended.
     void (*open)(void* node);
     void (*close)(void* node);
     /// object: the slot of member `key` (empty for a member X does not have). `next` is
@@ -34,8 +35,11 @@ struct slot_ops {
     slot (*member)(void* node, std::string_view key, std::size_t& next);
     /// sequence: a new element's slot.
     slot (*element)(void* node);
-    /// string: text as it arrives; enumeration: the whole name (first and last).
-    bool (*string_part)(void* node, std::string_view text, bool first, bool last);
+    /// string: the opening quote arrived; its text, which the tokenizer appends to as it
+    /// arrives (never cutting a UTF-8 sequence).
+    std::string* (*text)(void* node);
+    /// enumeration: the whole name.
+    bool (*enumerator)(void* node, std::string_view name);
     bool (*number)(void* node, std::string_view text);
     bool (*boolean)(void* node, bool value);
     /// whole: the value's complete JSON text.

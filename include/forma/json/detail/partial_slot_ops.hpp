@@ -6,7 +6,6 @@
 
 #include <boost/describe/enumerators.hpp>
 
-#include <algorithm>
 #include <charconv>
 
 namespace forma::json_detail {
@@ -72,29 +71,32 @@ struct partial_access {
     }
 
     template <class X>
-    static bool string_part(void* node, std::string_view text, bool first, bool last) {
+    static std::string* text(void* node) {
         auto& p = self<X>(node);
-        if constexpr (std::is_same_v<X, std::string>) {
-            // A string cut by a split usually goes on: room for a short one, so it grows once.
-            if (first && !last) p.text_.reserve(std::max<std::size_t>(text.size(), 64));
-            p.started_ = true;
-            p.text_.append(text);
-            p.complete_ = last;
-            return true;
-        } else { // an enumeration's whole name
-            bool found = false;
-            boost::mp11::mp_for_each<boost::describe::describe_enumerators<X>>([&](auto D) {
-                if (!found && text == D.name) {
-                    p.value_ = D.value;
-                    found = true;
-                }
-            });
-            return found;
-        }
+        p.started_ = true;
+        return &p.text_;
+    }
+
+    template <class X>
+    static bool enumerator(void* node, std::string_view name) {
+        bool found = false;
+        boost::mp11::mp_for_each<boost::describe::describe_enumerators<X>>([&](auto D) {
+            if (!found && name == D.name) {
+                self<X>(node).value_ = D.value;
+                found = true;
+            }
+        });
+        return found;
     }
 
     template <class X>
     static bool number(void* node, std::string_view text) {
+        if constexpr (std::is_same_v<X, double>) { // most decimals: exact without from_chars
+            if (double exact; read_exact_double(text, exact)) {
+                self<X>(node).value_ = exact;
+                return true;
+            }
+        }
         X plain{}; // most numbers: digits that fit, read directly
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), plain);
         if (ec == std::errc() && end == text.data() + text.size()) {
@@ -127,13 +129,13 @@ struct partial_access {
         slot_ops ops{};
         ops.kind = k;
         if constexpr (k == slot_kind::nullable) ops.resolve = &resolve<X>;
-        if constexpr (k == slot_kind::object || k == slot_kind::sequence) {
-            ops.open = &open<X>;
+        if constexpr (k == slot_kind::object || k == slot_kind::sequence) ops.open = &open<X>;
+        if constexpr (k == slot_kind::object || k == slot_kind::sequence || k == slot_kind::string)
             ops.close = &close<X>;
-        }
         if constexpr (k == slot_kind::object) ops.member = &member<X>;
         if constexpr (k == slot_kind::sequence) ops.element = &element<X>;
-        if constexpr (k == slot_kind::string || k == slot_kind::enumeration) ops.string_part = &string_part<X>;
+        if constexpr (k == slot_kind::string) ops.text = &text<X>;
+        if constexpr (k == slot_kind::enumeration) ops.enumerator = &enumerator<X>;
         if constexpr (k == slot_kind::number) ops.number = &number<X>;
         if constexpr (k == slot_kind::boolean) ops.boolean = &boolean<X>;
         if constexpr (k == slot_kind::whole) ops.whole = &whole<X>;
