@@ -68,8 +68,9 @@ bool is_json_number(std::string_view text) noexcept {
     return i == n;
 }
 
-incremental_tokenizer::incremental_tokenizer(partial_builder& sink, std::size_t max_depth)
-    : sink_(sink), max_depth_(max_depth) {}
+incremental_tokenizer::incremental_tokenizer(partial_builder& sink, std::size_t max_depth,
+                                             std::size_t max_string_length)
+    : sink_(sink), max_depth_(max_depth), max_string_length_(max_string_length) {}
 
 bool incremental_tokenizer::fail(const char* what) {
     if (state_ != state::failed) error_ = what;
@@ -120,6 +121,7 @@ bool incremental_tokenizer::begin_value(char c) {
 
 bool incremental_tokenizer::end_string(std::size_t end) {
     hold_run();
+    if (!string_within_limit(out_->size())) return false;
     text_.clear(); // the text of a value not kept
     if (!sink_.end_string(end)) return fail("");
     return value_done();
@@ -132,6 +134,7 @@ bool incremental_tokenizer::end_key() {
         name = text_;
     }
     run_ = {};
+    if (!string_within_limit(name.size())) return false;
     const bool ok = sink_.key(name);
     text_.clear();
     state_ = state::colon;
@@ -269,7 +272,7 @@ bool incremental_tokenizer::feed(std::string_view piece) {
         // Most pieces of a long answer are plain text inside a string value: one scan, one copy.
         append_cut(*out_, piece);
         offset_ += piece.size();
-        return true;
+        return string_within_limit(out_->size());
     }
     auto at = [&](const char* q) { return offset_ + static_cast<std::size_t>(q - piece.data()); };
     while (p != end) {
@@ -292,6 +295,7 @@ bool incremental_tokenizer::feed(std::string_view piece) {
                     append_cut(*out_, run_);
                     run_ = {};
                 }
+                if (!string_within_limit(out_->size())) return false;
                 break;
             }
             if (string_is_key_) {

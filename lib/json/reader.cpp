@@ -301,10 +301,14 @@ bool reader::fail_depth() {
                 " (parse_options::max_depth)");
 }
 
+std::string string_too_long_reason(std::size_t limit) {
+    return "a string is longer than the limit of " + std::to_string(limit) +
+           " bytes (parse_options::max_string_length)";
+}
+
 bool reader::fail_string_length(const char* start) {
     p = start - 1; // the error's offset is the opening quote
-    return fail("a string is longer than the limit of " + std::to_string(max_string_length_) +
-                " bytes (parse_options::max_string_length)");
+    return fail(string_too_long_reason(max_string_length_));
 }
 
 bool reader::fail_utf8() { return fail_syntax("invalid UTF-8 in string"); }

@@ -251,6 +251,40 @@ TEST(partial_reader, invalid_json_stops_reading_with_from_jsons_error) {
     EXPECT_FALSE(bad_utf8.feed("{\"city\": \"\xC3\x28\"}"));
 }
 
+TEST(partial_reader, a_string_past_the_length_limit_stops_reading_as_it_streams) {
+    const forma::parse_options limit{.max_string_length = 8};
+    for (const std::size_t piece : {1u, 3u, 16u, 100u}) {
+        partial_reader<address> reader(false, limit);
+        const std::string json = R"({"city": "Oslo", "zip": ")" + std::string(1000, '9') + R"("})";
+        bool ok = true;
+        for (std::size_t at = 0; ok && at < json.size(); at += piece) ok = reader.feed(std::string_view(json).substr(at, piece));
+        EXPECT_FALSE(ok) << piece;
+        EXPECT_EQ(reader.get()[&address::city].value(), "Oslo");
+        // Stopped within a piece of the limit, not at the end of the string.
+        const auto& zip = reader.get()[&address::zip];
+        EXPECT_LE(zip.has_value() ? zip.value().value().size() : 0, 8 + piece);
+        EXPECT_EQ(reader.error().path(), "/zip");
+        EXPECT_EQ(reader.error().reason(), "a string is longer than the limit of 8 bytes (parse_options::max_string_length)");
+        EXPECT_EQ(reader.error().offset(), 24u) << "the string's opening quote";
+    }
+    // Fed to the end regardless, finish() gives from_json's own error.
+    partial_reader<address> whole(false, limit);
+    const std::string json = R"({"city": "Oslo", "zip": "0123456789"})";
+    for (char c : json) whole.feed(std::string_view(&c, 1));
+    const auto expected = forma::try_from_json<address>(json, limit).error();
+    EXPECT_EQ(whole.finish().error().reason(), expected.reason());
+    EXPECT_EQ(whole.finish().error().offset(), expected.offset());
+    // A broken constraint before the long string is what finish() reports.
+    partial_reader<ticket> early(false, limit);
+    EXPECT_FALSE(early.feed(R"({"code": "bad", "level": 3, "x": "a long unknown member's text"})"));
+    EXPECT_EQ(early.error().path(), "/code");
+    partial_reader<address> keys(false, limit);
+    EXPECT_FALSE(keys.feed(R"({"city": "Oslo", "a_long_unknown_member": 1})"));
+    partial_reader<address> within(false, limit);
+    EXPECT_TRUE(within.feed(R"({"city": "Oslo", "zip": "01\u00e950"})"));
+    EXPECT_EQ(within.finish().value().zip, "01\u00e950");
+}
+
 TEST(partial_reader, constraints_are_checked_on_the_whole_value_only) {
     // "AB" does not match the pattern yet; a partial string never fails it mid-stream.
     const std::string json = R"({"code": "ABC-12", "level": 12})";

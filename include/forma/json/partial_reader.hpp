@@ -39,7 +39,7 @@ public:
     explicit partial_reader(bool wrapped = false, parse_options options = {})
         : options_(options), wrapped_(wrapped),
           builder_(json_detail::partial_access::slot_of(partial_), text_, wrapped),
-          tokenizer_(builder_, options.max_depth + (wrapped ? 1 : 0)) {}
+          tokenizer_(builder_, options.max_depth + (wrapped ? 1 : 0), options.max_string_length) {}
 
     partial_reader(const partial_reader&) = delete;
     partial_reader& operator=(const partial_reader&) = delete;
@@ -69,7 +69,15 @@ public:
         if (tokenizer_.complete() && !builder_.skipped_members() && !options_.reject_unknown_members)
             if (auto value = partial_.to_value(); value && json_detail::satisfies_constraints(*value))
                 return std::move(*value);
-        return wrapped_ ? json_detail::try_read_wrapped<T>(text(), options_) : try_from_json<T>(text(), options_);
+        auto read = wrapped_ ? json_detail::try_read_wrapped<T>(text(), options_) : try_from_json<T>(text(), options_);
+        // A string stopped for its length may have no end yet, which from_json calls unterminated;
+        // an error before that string (a broken constraint) stays as it is.
+        const std::size_t long_string = tokenizer_.long_string_offset();
+        if (!read && long_string != std::string::npos && read.error().offset() >= long_string &&
+            read.error().offset() != json_error::npos)
+            return json_error(read.error().path(), json_detail::string_too_long_reason(options_.max_string_length),
+                              long_string);
+        return read;
     }
 
     /// Why reading stopped (when failed()): the error from_json gives for the text so far.

@@ -18,8 +18,9 @@ class partial_builder;
 */
 class incremental_tokenizer {
 public:
-    /// Tokens go to `sink` (see partial_builder for what each call means).
-    incremental_tokenizer(partial_builder& sink, std::size_t max_depth);
+    /// Tokens go to `sink` (see partial_builder for what each call means). Containers nested
+    /// deeper than `max_depth` and strings longer than `max_string_length` bytes stop reading.
+    incremental_tokenizer(partial_builder& sink, std::size_t max_depth, std::size_t max_string_length);
     incremental_tokenizer(const incremental_tokenizer&) = delete; // out_ may point to text_
     incremental_tokenizer& operator=(const incremental_tokenizer&) = delete;
 
@@ -35,6 +36,9 @@ public:
     bool failed() const noexcept { return state_ == state::failed; }
     /// Why it stopped (empty when the sink stopped it).
     const std::string& error() const noexcept { return error_; }
+    /// Where the string that stopped reading for its length starts (it may not have ended
+    /// yet), or npos when none did.
+    std::size_t long_string_offset() const noexcept { return long_string_at_; }
 
 private:
     enum class state : std::uint8_t {
@@ -53,14 +57,21 @@ private:
     [[gnu::always_inline]] inline bool end_string(std::size_t end);
     [[gnu::always_inline]] inline bool end_key();
     inline void hold_run();
+    bool string_within_limit(std::size_t length) {
+        if (length <= max_string_length_) return true;
+        long_string_at_ = token_begin_;
+        return fail("string too long");
+    }
     bool end_number(std::string_view text);
 
     partial_builder& sink_;
     std::size_t max_depth_;
+    std::size_t max_string_length_;
     std::size_t offset_ = 0; // of the piece being read
     state state_ = state::value;
     std::vector<char> stack_; // '{' or '[' per open container
     std::string error_;
+    std::size_t long_string_at_ = std::string::npos;
 
     // The token in progress.
     std::size_t token_begin_ = 0;

@@ -91,6 +91,9 @@ struct path_segment {
     bool is_index = false;
 };
 
+/// Why a string past parse_options::max_string_length is an error.
+std::string string_too_long_reason(std::size_t limit);
+
 /// The JSON Pointer of a path whose innermost segment comes first.
 std::string json_pointer(const std::vector<path_segment>& innermost_first);
 
