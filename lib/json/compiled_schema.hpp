@@ -110,7 +110,4 @@ namespace forma::json_detail {
 /// UTF-8 text as code points, for the regular expressions (invalid bytes become U+FFFD).
 std::wstring utf32_text(std::string_view utf8);
 
-/// A member name or index as a JSON Pointer token: `~` and `/` escaped.
-std::string pointer_token(std::string_view key);
-
 } // namespace forma::json_detail

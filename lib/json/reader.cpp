@@ -3,6 +3,7 @@
 #include <forma/json/detail/reader.hpp>
 
 #include "string_escapes.hpp"
+#include "../detail/json_text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -237,20 +238,12 @@ bool reader::fail(std::string reason) {
 }
 
 bool reader::fail_syntax(const char* what) {
-    // Line and column make a syntax error findable in a long model answer.
-    std::size_t line = 1, column = 1;
-    for (const char* q = begin_; q < p; ++q) {
-        if (*q == '\n') {
-            ++line;
-            column = 1;
-        } else if ((static_cast<unsigned char>(*q) & 0xC0) != 0x80) {
-            ++column;
-        }
-    }
     if (p == end && std::string_view(what).find("end of input") == std::string_view::npos)
         return fail("invalid JSON: unexpected end of input (" + std::string(what) + ")");
-    return fail("invalid JSON: " + std::string(what) + " (line " + std::to_string(line) +
-                ", column " + std::to_string(column) + ")");
+    // Line and column make a syntax error findable in a long model answer.
+    const std::string_view text(begin_, static_cast<std::size_t>(end - begin_));
+    return fail("invalid JSON: " + std::string(what) + " (" +
+                lib_detail::line_and_column(text, static_cast<std::size_t>(p - begin_)) + ")");
 }
 
 bool reader::fail_expected(char c, const char* context) {
@@ -354,11 +347,7 @@ std::string json_pointer(const std::vector<path_segment>& innermost_first) {
             pointer += std::to_string(it->index);
             continue;
         }
-        for (char c : it->key) {
-            if (c == '~') pointer += "~0";
-            else if (c == '/') pointer += "~1";
-            else pointer += c;
-        }
+        pointer += lib_detail::pointer_token(it->key);
     }
     return pointer;
 }

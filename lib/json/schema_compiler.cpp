@@ -2,6 +2,7 @@
 // resolved, and anything validation could not honour refused with a schema_error.
 #include "compiled_schema.hpp"
 #include "json_value_ops.hpp"
+#include "../detail/json_text.hpp"
 
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>
@@ -43,20 +44,6 @@ std::wstring utf32_text(std::string_view s) {
         p += n;
     }
     return out;
-}
-
-std::string pointer_token(std::string_view key) {
-    std::string t;
-    t.reserve(key.size());
-    for (char c : key) {
-        if (c == '~')
-            t += "~0";
-        else if (c == '/')
-            t += "~1";
-        else
-            t += c;
-    }
-    return t;
 }
 
 } // namespace json_detail
@@ -150,7 +137,7 @@ private:
     // Keyword values are checked here so that validation can trust them.
     void keyword(node_id id, std::string_view key, const json::value& v,
                  const std::string& location, std::size_t depth) {
-        const std::string at = location + "/" + pointer_token(key);
+        const std::string at = location + "/" + lib_detail::pointer_token(key);
         const std::string quoted = "\"" + std::string(key) + "\"";
         schema_node& n = c_.nodes_[id]; // a deque: stays valid while children are added
         auto sub = [&](const json::value& x, const std::string& where) {
@@ -210,7 +197,7 @@ private:
             pending_.push_back({id, std::string(v.get_string()), at});
         } else if (key == "$defs" || key == "definitions") {
             for (const auto& m : object_of("schemas"))
-                sub(m.value(), at + "/" + pointer_token(m.key()));
+                sub(m.value(), at + "/" + lib_detail::pointer_token(m.key()));
         } else if (key == "$id") {
             // Elsewhere than the root, $id changes what "#..." refers to below it.
             if (!location.empty()) fail(at, "\"$id\" is supported only at the root");
@@ -282,12 +269,12 @@ private:
             n.unique_items = v.get_bool();
         } else if (key == "properties") {
             for (const auto& m : object_of("schemas")) {
-                const node_id child = sub(m.value(), at + "/" + pointer_token(m.key()));
+                const node_id child = sub(m.value(), at + "/" + lib_detail::pointer_token(m.key()));
                 c_.nodes_[id].properties.emplace(std::string(m.key()), child);
             }
         } else if (key == "patternProperties") {
             for (const auto& m : object_of("schemas")) {
-                const std::string where = at + "/" + pointer_token(m.key());
+                const std::string where = at + "/" + lib_detail::pointer_token(m.key());
                 compiled_pattern p = make_pattern(m.key(), where);
                 const node_id child = sub(m.value(), where);
                 c_.nodes_[id].pattern_properties.emplace_back(std::move(p), child);
@@ -307,7 +294,7 @@ private:
                 const auto* list = m.value().if_array();
                 if (!list || !std::all_of(list->begin(), list->end(),
                                           [](const json::value& x) { return x.is_string(); }))
-                    fail(at + "/" + pointer_token(m.key()),
+                    fail(at + "/" + lib_detail::pointer_token(m.key()),
                          "\"dependentRequired\" values must be arrays of strings");
                 std::vector<std::string> names;
                 for (const auto& name : *list)
@@ -316,7 +303,7 @@ private:
             }
         } else if (key == "dependentSchemas") {
             for (const auto& m : object_of("schemas")) {
-                const node_id child = in_place(m.value(), at + "/" + pointer_token(m.key()));
+                const node_id child = in_place(m.value(), at + "/" + lib_detail::pointer_token(m.key()));
                 c_.nodes_[id].dependent_schemas.emplace_back(std::string(m.key()), child);
             }
         } else if (key == "allOf") {
@@ -400,7 +387,7 @@ private:
                 target = nullptr;
             }
             if (!target) unresolved();
-            location.append("/").append(pointer_token(token));
+            location.append("/").append(lib_detail::pointer_token(token));
         }
         return *target;
     }

@@ -1,6 +1,7 @@
 // schema_validator: checks JSON values against a compiled schema (see compiled_schema.hpp).
 #include "compiled_schema.hpp"
 #include "json_value_ops.hpp"
+#include "../detail/json_text.hpp"
 
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>
@@ -342,7 +343,7 @@ private:
             if (o.contains(name))
                 for (const std::string& other : needed)
                     if (!o.contains(other))
-                        report(sink, at + "/dependentRequired/" + pointer_token(name),
+                        report(sink, at + "/dependentRequired/" + lib_detail::pointer_token(name),
                                "member " + quoted_excerpt(name, 64) + " requires member " +
                                    quoted_excerpt(other, 64));
         if (n.property_names)
@@ -368,7 +369,7 @@ private:
             for (const auto& [pattern, child] : n.pattern_properties) {
                 const match_result m = search(pattern, key);
                 if (m == match_result::too_complex)
-                    report(sink, at + "/patternProperties/" + pointer_token(pattern.source),
+                    report(sink, at + "/patternProperties/" + lib_detail::pointer_token(pattern.source),
                            "member name could not be matched against the pattern " +
                                quoted_excerpt(pattern.source, 64) + ": the match is too complex");
                 if (m != match_result::yes) continue;
@@ -502,7 +503,7 @@ private:
         std::string p;
         for (const auto& s : path_) {
             p += '/';
-            p += s.is_index ? std::to_string(s.index) : pointer_token(s.key);
+            p += s.is_index ? std::to_string(s.index) : lib_detail::pointer_token(s.key);
         }
         return p;
     }
@@ -517,20 +518,6 @@ private:
     std::size_t frames_ = 0;
     std::size_t steps_ = 0;
 };
-
-// "line 3, column 7" of the byte at `offset`.
-std::string position_of(std::string_view text, std::size_t offset) {
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
 
 } // namespace
 
@@ -553,7 +540,7 @@ schema_validator schema_validator::from_text(std::string_view schema_text,
     if (!ec) parser.finish(ec);
     if (ec)
         throw schema_error("schema text is not valid JSON: " + ec.message() + " at " +
-                           position_of(schema_text, used));
+                           lib_detail::line_and_column(schema_text, used));
     return schema_validator(parser.release(), options);
 }
 

@@ -1,5 +1,6 @@
 #include "json_support.hpp"
 #include "../detail/decimal_digits.hpp"
+#include "../detail/json_text.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -119,20 +120,7 @@ std::string describe(const boost::json::value& v) {
     return "value";
 }
 
-std::string member_path(std::string_view key) {
-    std::string out;
-    out.reserve(key.size() + 1);
-    out += '/';
-    for (char c : key) {
-        if (c == '~')
-            out += "~0";
-        else if (c == '/')
-            out += "~1";
-        else
-            out += c;
-    }
-    return out;
-}
+std::string member_path(std::string_view key) { return "/" + lib_detail::pointer_token(key); }
 
 void fail(std::string path, std::string reason) { throw json_error(std::move(path), std::move(reason)); }
 

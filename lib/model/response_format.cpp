@@ -1,6 +1,7 @@
 #include <forma/model/response_format.hpp>
 
 #include "json_support.hpp"
+#include "../detail/json_text.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/stream_parser.hpp>
@@ -16,20 +17,6 @@ void check_name(const std::string& name) {
                            "\" is invalid: it must match ^[A-Za-z0-9_-]{1,64}$");
 }
 
-// "line 3, column 7" of the byte at `offset`, for people reading the error.
-std::string position_of(std::string_view text, std::size_t offset) {
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
 boost::json::object parse_schema(std::string_view name, std::string_view text) {
     boost::json::stream_parser parser;
     boost::system::error_code ec;
@@ -39,7 +26,7 @@ boost::json::object parse_schema(std::string_view name, std::string_view text) {
     const std::string what = "schema text of response format \"" + std::string(name) + "\"";
     if (ec)
         throw schema_error(what + " is not valid JSON: " + ec.message() + " at " +
-                           position_of(text, used));
+                           lib_detail::line_and_column(text, used));
     boost::json::value schema = parser.release();
     if (!schema.is_object())
         throw schema_error(what + " must be a JSON object, got " + describe(schema));

@@ -3,6 +3,8 @@
 
 #include <forma/json/detail/constraints.hpp>
 
+#include "../detail/json_text.hpp"
+
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>
@@ -641,12 +643,6 @@ private:
         return out;
     }
 
-    static std::string escape_token(std::string_view key) {
-        std::string t;
-        for (char c : key) t += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-        return t;
-    }
-
     json::value make_object(const json::object& s, int depth, const std::string& path) {
         static const json::value any_schema = json::object{};
         const json::object* properties = nullptr;
@@ -674,14 +670,14 @@ private:
             for (const auto& m : *properties) {
                 // Deep enough, optional members are left out: one way recursion ends.
                 if (depth >= shallow_depth && !is_required(m.key())) continue;
-                out[m.key()] = make(m.value(), depth + 1, path + "/" + escape_token(m.key()));
+                out[m.key()] = make(m.value(), depth + 1, path + "/" + lib_detail::pointer_token(m.key()));
             }
         for (std::string_view k : required) {
             if (out.contains(k)) continue;
             if (closed)
                 throw schema_error("make_instance: \"" + std::string(k) +
                                    "\" is required but not allowed by the schema at " + where(path));
-            out[k] = make(additional ? *additional : any_schema, depth + 1, path + "/" + escape_token(k));
+            out[k] = make(additional ? *additional : any_schema, depth + 1, path + "/" + lib_detail::pointer_token(k));
         }
         // A map (additionalProperties as a schema, no properties): 1 or 2 entries keyed by words.
         if (additional && additional->is_object() && !properties && depth < shallow_depth) {
@@ -689,7 +685,7 @@ private:
             for (std::size_t i = 0; i < n; ++i) {
                 std::string key = next_word();
                 for (int suffix = 2; out.contains(key); ++suffix) key = words_[0] + "_" + std::to_string(suffix);
-                out[key] = make(*additional, depth + 1, path + "/" + escape_token(key));
+                out[key] = make(*additional, depth + 1, path + "/" + lib_detail::pointer_token(key));
             }
         }
         return out;
