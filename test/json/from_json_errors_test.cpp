@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <memory>
+
 using namespace test_types;
 
 namespace {
@@ -182,6 +186,17 @@ TEST(from_json_errors, strings_past_the_length_limit_are_errors_at_their_opening
     // The default is generous: a megabyte-long value passes.
     EXPECT_TRUE(forma::try_from_json<person>(R"({"name":")" + std::string(1 << 20, 'a') + R"(","age":1})")
                     .has_value());
+}
+
+TEST(from_json_errors, text_ending_where_a_pair_key_should_start_is_an_end_of_input_error) {
+    // Found by fuzz_from_json: the byte after the text was read. An exact-size buffer lets
+    // AddressSanitizer see such a read (a std::string has a terminator behind its text).
+    const std::string_view json = R"([{"key":)";
+    const auto exact = std::make_unique<char[]>(json.size());
+    std::copy(json.begin(), json.end(), exact.get());
+    const auto e = forma::try_from_json<std::map<std::string, int>>(std::string_view(exact.get(), json.size())).error();
+    EXPECT_EQ(e.path(), "/0/key");
+    EXPECT_NE(e.reason().find("unexpected end of input"), std::string::npos) << e.reason();
 }
 
 TEST(from_json_errors, duplicate_members_are_errors_known_or_not) {

@@ -389,7 +389,7 @@ bool read_map_pairs(reader& r, M& out) {
             if (!read_member_name(r, name, from_scratch)) return r.push_index(i);
             if (name == "key") {
                 if (key) return r.fail_duplicate("key"), r.push_index(i);
-                if (!read_string_value(r, key.emplace())) return r.push_key("key"), r.push_index(i);
+                if (!read_value(r, key.emplace())) return r.push_key("key"), r.push_index(i);
             } else if (name == "value") {
                 if (has_value) return r.fail_duplicate("value"), r.push_index(i);
                 if (!read_value(r, value)) return r.push_key("value"), r.push_index(i);
