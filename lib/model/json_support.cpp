@@ -120,7 +120,11 @@ std::string describe(const boost::json::value& v) {
     return "value";
 }
 
-std::string member_path(std::string_view key) { return "/" + lib_detail::pointer_token(key); }
+std::string member_path(std::string_view key) {
+    std::string path = "/"; // appended, not "/" + token: GCC 12 warns falsely on that operator+
+    path += lib_detail::pointer_token(key);
+    return path;
+}
 
 void fail(std::string path, std::string reason) { throw json_error(std::move(path), std::move(reason)); }
 
