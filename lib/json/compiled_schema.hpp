@@ -2,9 +2,9 @@
 // A JSON Schema compiled for schema_validator: one node of checks per subschema,
 // subschemas referred to by index so that `$ref` cycles are plain indices.
 
-#include <forma/json/schema_validator.hpp>
+#include "ecma_pattern.hpp"
 
-#include <boost/regex.hpp>
+#include <forma/json/schema_validator.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -31,12 +31,6 @@ enum type_bit : unsigned {
     type_number = 16,
     type_string = 32,
     type_integer = 64,
-};
-
-/// `pattern` and `patternProperties` keys: ECMA-262 over code points (UTF-32).
-struct compiled_pattern {
-    std::string source;
-    boost::wregex regex;
 };
 
 /// The checks of one subschema. Absent keywords are empty / nullopt / null.
@@ -104,10 +98,3 @@ private:
 
 } // namespace json_detail
 } // namespace forma
-
-namespace forma::json_detail {
-
-/// UTF-8 text as code points, for the regular expressions (invalid bytes become U+FFFD).
-std::wstring utf32_text(std::string_view utf8);
-
-} // namespace forma::json_detail

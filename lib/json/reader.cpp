@@ -30,14 +30,20 @@ int string_special_mask(__m128i v) noexcept {
 } // namespace
 
 std::string quoted_excerpt(std::string_view s, std::size_t limit) {
-    std::string out = "\"";
+    // Escaped as JSON: a line break or a quote in the text cannot break the message.
+    std::string_view shown = s;
     if (s.size() > limit) {
         std::size_t cut = limit;
         while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-        out.append(s.substr(0, cut)).append("...");
-    } else {
-        out.append(s);
+        shown = s.substr(0, cut);
     }
+    std::string out = "\"";
+    for (const char c : shown) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || c == '"' || c == '\\') append_escaped(out, byte);
+        else out += c;
+    }
+    if (shown.size() < s.size()) out += "...";
     return out += '"';
 }
 

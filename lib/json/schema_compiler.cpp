@@ -17,37 +17,6 @@ namespace forma {
 namespace json = boost::json;
 using namespace json_detail;
 
-namespace json_detail {
-
-std::wstring utf32_text(std::string_view s) {
-    std::wstring out;
-    out.reserve(s.size());
-    const char* p = s.data();
-    const char* const end = p + s.size();
-    while (p < end) {
-        const auto c = static_cast<unsigned char>(*p);
-        if (c < 0x80) {
-            out += static_cast<wchar_t>(c);
-            ++p;
-            continue;
-        }
-        const int n = utf8_sequence_length(p, end);
-        if (n == 0) {
-            out += static_cast<wchar_t>(0xFFFD);
-            ++p;
-            continue;
-        }
-        std::uint32_t cp = c & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
-        for (int i = 1; i < n; ++i)
-            cp = (cp << 6) | (static_cast<unsigned char>(p[i]) & 0x3F);
-        out += static_cast<wchar_t>(cp);
-        p += n;
-    }
-    return out;
-}
-
-} // namespace json_detail
-
 namespace {
 
 // Keywords that only annotate: ignoring them changes no verdict.
@@ -138,7 +107,8 @@ private:
     void keyword(node_id id, std::string_view key, const json::value& v,
                  const std::string& location, std::size_t depth) {
         const std::string at = location + "/" + lib_detail::pointer_token(key);
-        const std::string quoted = "\"" + std::string(key) + "\"";
+        std::string quoted(1, '"'); // not `"\"" + std::string(key)`: GCC 12 warns falsely on it
+        quoted.append(key).push_back('"');
         schema_node& n = c_.nodes_[id]; // a deque: stays valid while children are added
         auto sub = [&](const json::value& x, const std::string& where) {
             return compile(x, where, depth + 1);
@@ -326,10 +296,8 @@ private:
     }
 
     static compiled_pattern make_pattern(std::string_view source, const std::string& at) {
-        const std::wstring text = utf32_text(source);
         try {
-            return {std::string(source),
-                    boost::wregex(text.begin(), text.end(), boost::wregex::ECMAScript)};
+            return compile_pattern(source);
         } catch (const std::exception& e) {
             fail(at, "invalid pattern " + quoted_excerpt(source, 64) + ": " + e.what());
         }

@@ -34,19 +34,6 @@ struct path_segment_view {
     bool is_index = false;
 };
 
-enum class match_result { yes, no, too_complex };
-
-match_result search(const compiled_pattern& p, std::string_view text) {
-    const std::wstring code_points = utf32_text(text);
-    try {
-        return boost::regex_search(code_points.begin(), code_points.end(), p.regex)
-                   ? match_result::yes
-                   : match_result::no;
-    } catch (const std::runtime_error&) {
-        return match_result::too_complex; // Boost.Regex bounds its work instead of recursing
-    }
-}
-
 // A value as it appears in a message: strings quoted, containers as (cut) JSON text.
 std::string value_text(const json::value& v) {
     if (const auto* s = v.if_string()) return quoted_excerpt(*s);

@@ -2,8 +2,8 @@
 #include <forma/json/detail/reader.hpp>
 #include <forma/json/schema_error.hpp>
 #include "../detail/decimal_digits.hpp"
+#include "ecma_pattern.hpp"
 
-#include <boost/regex.hpp>
 
 #include <arpa/inet.h>
 
@@ -169,23 +169,21 @@ bool matches_pattern(std::string_view pattern, std::string_view text) {
     // Patterns come from declarations (few) or from runtime schemas (any number): the
     // cache is bounded so that a stream of distinct patterns cannot grow it forever.
     constexpr std::size_t max_cached_patterns = 256;
-    thread_local std::unordered_map<std::string, boost::regex> compiled;
-    auto it = compiled.find(std::string(pattern));
+    struct text_hash : std::hash<std::string_view> {
+        using is_transparent = void;
+    };
+    thread_local std::unordered_map<std::string, compiled_pattern, text_hash, std::equal_to<>> compiled;
+    auto it = compiled.find(pattern);
     if (it == compiled.end()) {
         if (compiled.size() >= max_cached_patterns) compiled.clear();
         try {
-            it = compiled.emplace(std::string(pattern),
-                                  boost::regex(pattern.begin(), pattern.end(), boost::regex::ECMAScript))
-                     .first;
+            it = compiled.emplace(std::string(pattern), compile_pattern(pattern)).first;
         } catch (const boost::regex_error& e) {
             throw schema_error("invalid pattern \"" + std::string(pattern) + "\": " + e.what());
         }
     }
-    try {
-        return boost::regex_search(text.begin(), text.end(), it->second);
-    } catch (const std::runtime_error&) {
-        return false; // too complex to match (Boost.Regex bounds its work): not a match
-    }
+    // A match too complex to finish is not a match.
+    return search(it->second, text) == match_result::yes;
 }
 
 bool is_checked_format(std::string_view f) noexcept {

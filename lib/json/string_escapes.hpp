@@ -1,9 +1,10 @@
 #pragma once
-// What reading a JSON string needs: hex digits, one-letter escapes, UTF-8 encoding.
-// Shared by the whole-text reader and the incremental tokenizer.
+// What reading and writing a JSON string needs: hex digits, escapes, UTF-8 encoding.
+// Shared by the whole-text reader, the incremental tokenizer and the writer.
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace forma::json_detail {
 
@@ -48,5 +49,22 @@ inline char* write_utf8(char* dst, std::uint32_t cp) noexcept {
     return dst;
 }
 
+/// Appends `c`, a quote, a backslash or a control character, escaped as JSON writes it.
+inline void append_escaped(std::string& out, unsigned char c) {
+    static constexpr char hex[] = "0123456789abcdef";
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    case '\t': out += "\\t"; break;
+    case '\b': out += "\\b"; break;
+    case '\f': out += "\\f"; break;
+    default:
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 0xF];
+    }
+}
 
 } // namespace forma::json_detail

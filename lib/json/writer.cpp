@@ -1,11 +1,12 @@
 #include <forma/json/detail/writer.hpp>
 
+#include "string_escapes.hpp"
+
 #include <boost/json/parse.hpp>
 
 namespace forma::json_detail {
 
 bool writer::write_string(std::string_view s) {
-    static constexpr char hex[] = "0123456789abcdef";
     out += '"';
     const char* p = s.data();
     const char* end = p + s.size();
@@ -23,19 +24,7 @@ bool writer::write_string(std::string_view s) {
             p += n;
             continue;
         }
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        default:
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 0xF];
-        }
+        append_escaped(out, c);
         ++p;
     }
     out += '"';

@@ -50,3 +50,25 @@ TEST(patterns, are_searched_not_anchored_and_invalid_ones_are_schema_errors) {
     EXPECT_FALSE(forma::json_detail::matches_pattern("^b+$", "abbbc"));
     EXPECT_THROW(forma::json_detail::matches_pattern("(", "x"), forma::schema_error);
 }
+
+// As ECMA-262 reads a pattern with the `u` flag (what JSON Schema validators use).
+TEST(patterns, anchor_at_the_ends_of_the_text_and_dot_stops_at_line_breaks) {
+    using forma::json_detail::matches_pattern;
+    EXPECT_FALSE(matches_pattern("^abc$", "xyz\nabc"));
+    EXPECT_FALSE(matches_pattern("^abc$", "abc\nxyz"));
+    EXPECT_FALSE(matches_pattern("abc$", "abc\n"));
+    EXPECT_FALSE(matches_pattern("^a.c$", "a\nc"));
+    EXPECT_FALSE(matches_pattern("^a.c$", "a\rc"));
+    EXPECT_FALSE(matches_pattern("^a.c$", "a\xE2\x80\xA8" "c")); // U+2028
+    EXPECT_TRUE(matches_pattern("^a\\nc$", "a\nc"));
+    EXPECT_TRUE(matches_pattern("^a[^x]c$", "a\nc"));
+}
+
+TEST(patterns, read_code_points_not_bytes) {
+    using forma::json_detail::matches_pattern;
+    EXPECT_TRUE(matches_pattern("^.{3}$", "\xC3\xA9t\xC3\xA9"));         // "été", 5 bytes
+    EXPECT_TRUE(matches_pattern("^[^a]{3}$", "\xC3\xA9t\xC3\xA9"));
+    EXPECT_TRUE(matches_pattern("^\xC3\xA9+$", "\xC3\xA9\xC3\xA9"));   // "é+" repeats é
+    EXPECT_FALSE(matches_pattern("^.$", "\xC3\xA9t"));
+    EXPECT_TRUE(matches_pattern("^.$", "\xF0\x9F\x98\x80"));           // one code point, 4 bytes
+}

@@ -250,6 +250,9 @@ TEST(from_json_errors, declared_constraints_are_checked) {
                  R"(at /code: "ABCD" is longer than the maximum length 3)");
     EXPECT_STREQ(error_of<constrained>(base("code", R"("abc")")).what(),
                  R"(at /code: "abc" does not match the pattern "^[A-Z]+$")");
+    // `$` holds at the string's end only, and the line break is quoted as JSON writes it.
+    EXPECT_STREQ(error_of<constrained>(base("code", R"("AB\n")")).what(),
+                 R"(at /code: "AB\n" does not match the pattern "^[A-Z]+$")");
     EXPECT_STREQ(error_of<constrained>(base("score", "101")).what(), "at /score: 101 is greater than the maximum 100");
     EXPECT_STREQ(error_of<constrained>(base("score", "-1")).what(), "at /score: -1 is less than the minimum 0");
     EXPECT_STREQ(error_of<constrained>(base("tags", "[]")).what(),

@@ -13,12 +13,15 @@
 #include <boost/mp11/algorithm.hpp>
 #include <gtest/gtest.h>
 
+#include "support/numbered.hpp"
+
 #include <functional>
 #include <string>
 
 namespace {
 
 namespace json = boost::json;
+using forma_test::numbered;
 using forma::schema_validator;
 
 // "valid", or what() of the first violation: "at /a: expected string, got number 1".
@@ -210,6 +213,17 @@ TEST(schema_validator, pattern_searches_unanchored_over_code_points) {
     EXPECT_EQ(verdict(R"({"pattern":"^[à-ÿ]+$"})", R"("café")"),
               R"("café" does not match the pattern "^[à-ÿ]+$")");
     EXPECT_EQ(verdict(R"({"pattern":"^[à-ÿ]+$"})", R"("éè")"), "valid");
+}
+
+TEST(schema_validator, pattern_anchors_hold_at_the_ends_of_the_text_only) {
+    // Without ECMA-262's `m` flag, a line break inside the text is no anchor.
+    EXPECT_EQ(verdict(R"({"pattern":"^[a-z]+$"})", R"("abc\nX Y")"),
+              R"("abc\nX Y" does not match the pattern "^[a-z]+$")");
+    EXPECT_EQ(verdict(R"({"pattern":"^[a-z]+$"})", R"("abc\n")"),
+              R"("abc\n" does not match the pattern "^[a-z]+$")");
+    EXPECT_EQ(verdict(R"({"pattern":"^a.c$"})", R"("a\nc")"),
+              R"("a\nc" does not match the pattern "^a.c$")");
+    EXPECT_EQ(verdict(R"({"patternProperties":{"^x$":false}})", R"({"y\nx":1})"), "valid");
 }
 
 TEST(schema_validator, formats_forma_checks_and_others_as_annotations) {
@@ -451,7 +465,7 @@ TEST(schema_validator, deep_instances_are_a_violation_not_a_stack_overflow) {
 TEST(schema_validator, long_ref_chains_are_bounded_at_validation) {
     json::object defs;
     for (int i = 0; i < 2000; ++i)
-        defs["d" + std::to_string(i)] = json::object{{"$ref", "#/$defs/d" + std::to_string(i + 1)}};
+        defs[numbered("d", i)] = json::object{{"$ref", numbered("#/$defs/d", i + 1)}};
     defs["d2000"] = json::object{{"type", "integer"}};
     const json::value schema = json::object{{"$defs", std::move(defs)}, {"$ref", "#/$defs/d0"}};
     const schema_validator v(schema);
@@ -465,8 +479,8 @@ TEST(schema_validator, exponential_alternatives_stop_at_max_steps_and_count_as_i
     // Each level tries both branches: 2^40 checks for a value that fails them all.
     json::object defs;
     for (int i = 0; i < 40; ++i) {
-        const std::string next = "#/$defs/d" + std::to_string(i + 1);
-        defs["d" + std::to_string(i)] = json::object{
+        const std::string next = numbered("#/$defs/d", i + 1);
+        defs[numbered("d", i)] = json::object{
             {"anyOf", json::array{json::object{{"$ref", next}}, json::object{{"$ref", next}}}}};
     }
     defs["d40"] = json::object{{"type", "string"}};

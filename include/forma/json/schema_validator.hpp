@@ -51,8 +51,9 @@ struct schema_validator_options {
 
     Assertions checked: `type` (a name or a list; 1.0 is an integer), `enum`, `const`,
     `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`,
-    `minLength`, `maxLength` (in code points), `pattern` (ECMA-262, unanchored
-    search, matched over code points), `format` (date-time, date, time, duration,
+    `minLength`, `maxLength` (in code points), `pattern` (ECMA-262 as with its `u`
+    flag: an unanchored search over code points; `^` and `$` hold only at the
+    string's ends, and `.` does not match a line break), `format` (date-time, date, time, duration,
     email, hostname, ipv4, ipv6, uuid, uri; other formats are annotations),
     `items`, `prefixItems`, `contains`, `minContains`, `maxContains`, `minItems`,
     `maxItems`, `uniqueItems`, `properties`, `patternProperties`,

@@ -31,7 +31,7 @@ struct field_info {
     std::optional<std::size_t> max_length{}; ///< in Unicode code points
     std::optional<std::size_t> min_items{};
     std::optional<std::size_t> max_items{};
-    std::string_view pattern{}; ///< ECMA-262 regular expression, searched (not anchored)
+    std::string_view pattern{}; ///< ECMA-262 regular expression, searched (not anchored) over code points
     std::string_view format{};  ///< JSON Schema format: date-time, date, time, email, uuid, ...
 
     constexpr bool has_number_constraints() const noexcept {

@@ -12,7 +12,8 @@ namespace forma::json_detail {
 /// Unicode code points in valid UTF-8 text (JSON Schema's string length).
 std::size_t count_code_points(std::string_view utf8) noexcept;
 
-/// ECMA-262 `pattern` search, compiled once per pattern per thread.
+/// ECMA-262 `pattern` search over code points (as with the `u` flag; `^` and `$` only
+/// at the text's ends), compiled once per pattern per thread.
 /// Throws schema_error when the pattern itself is invalid.
 bool matches_pattern(std::string_view pattern, std::string_view text);
 
