@@ -2,8 +2,10 @@
 #include <forma/testing/schema_instance.hpp>
 
 #include <forma/json/detail/constraints.hpp>
+#include <forma/json/detail/reader.hpp>
 
 #include "../detail/json_text.hpp"
+#include "../json/ecma_pattern.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
@@ -16,6 +18,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace forma::testing {
@@ -31,6 +34,13 @@ constexpr int hard_depth = 64;    // past it, the schema has no finite instance
 constexpr std::size_t max_instance_cost = 1 << 18;
 // The longest string generated from a pattern; past it a candidate is abandoned.
 constexpr std::size_t max_generated_length = 4096;
+// Prompt words tried against one pattern (each in four cases) before generated strings.
+constexpr std::size_t max_words_per_pattern = 8;
+// Pattern search steps for one instance (Boost.Regex's own bound on each search, summed):
+// a pattern that backtracks badly is searched a few times, then its strings fall back
+// to a prompt word, instead of taking seconds per string. The worst searches spend it in
+// about 0.1 s in Release, 2 s in the fuzz build.
+constexpr std::size_t max_pattern_steps = std::size_t{1} << 25;
 
 // Assertion keywords this generator cannot honour: better a clear error than an
 // instance a validator rejects.
@@ -230,6 +240,19 @@ std::string ascii_upper(std::string s) {
     for (char& c : s)
         if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     return s;
+}
+
+// Generated candidates are built byte by byte, so a pattern with non-ASCII literals
+// can yield broken UTF-8, which the matcher would read as U+FFFD.
+bool is_utf8(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const int n = static_cast<unsigned char>(s[i]) < 0x80
+                          ? 1
+                          : json_detail::utf8_sequence_length(s.data() + i, s.data() + s.size());
+        if (n == 0) return false;
+        i += static_cast<std::size_t>(n);
+    }
+    return true;
 }
 
 // The first `n` code points of valid UTF-8 text.
@@ -572,14 +595,14 @@ private:
             std::string v = format_value(f->as_string());
             if (!v.empty()) return v;
         }
-        std::string_view pattern;
-        if (const auto* p = s.if_contains("pattern")) {
-            if (!p->is_string()) throw schema_error("make_instance: \"pattern\" must be a string at " + where(path));
-            pattern = p->as_string();
-        }
+        std::optional<json_detail::compiled_pattern> pattern;
+        if (const auto* p = s.if_contains("pattern")) pattern = compile(*p, path);
+        std::unordered_set<std::string> searched; // each candidate is searched once
         auto fits = [&](const std::string& v) {
             const std::size_t n = json_detail::count_code_points(v);
-            return n >= min_len && n <= max_len && (pattern.empty() || json_detail::matches_pattern(pattern, v));
+            if (n < min_len || n > max_len) return false;
+            if (!pattern) return true;
+            return is_utf8(v) && searched.insert(v).second && matches_within_budget(*pattern, v, n);
         };
         // Pads with the following words, then cuts, to meet the length limits.
         auto fit_length = [&](std::string v) {
@@ -593,9 +616,9 @@ private:
             return v;
         };
         const std::string first = next_word();
-        if (pattern.empty()) return fit_length(first);
+        if (!pattern) return fit_length(first);
 
-        for (std::size_t k = 0; k < words_.size(); ++k) {
+        for (std::size_t k = 0; k < std::min(words_.size(), max_words_per_pattern); ++k) {
             const std::string& w = k == 0 ? first : words_[(next_word_ + k - 1) % words_.size()];
             std::string capital = ascii_lower(w);
             if (!capital.empty()) capital[0] = ascii_upper(capital.substr(0, 1))[0];
@@ -605,7 +628,7 @@ private:
             }
         }
         try {
-            const auto tree = regex_parser(pattern).parse();
+            const auto tree = regex_parser(pattern->source).parse();
             for (std::size_t extra : {1, 0, 2, 3, 5, 8, 13, 21, 34, 64})
                 for (int attempt = 0; attempt < 4; ++attempt) {
                     std::string v;
@@ -620,6 +643,27 @@ private:
         for (const auto& w : words_)
             if (json_detail::count_code_points(w) < json_detail::count_code_points(shortest)) shortest = w;
         return fit_length(shortest);
+    }
+
+    static json_detail::compiled_pattern compile(const json::value& pattern, const std::string& path) {
+        const auto* text = pattern.if_string();
+        if (!text) throw schema_error("make_instance: \"pattern\" must be a string at " + where(path));
+        try {
+            return json_detail::compile_pattern(*text);
+        } catch (const boost::regex_error& e) {
+            throw schema_error("make_instance: invalid pattern \"" + std::string(*text) + "\" at " +
+                               where(path) + ": " + e.what());
+        }
+    }
+
+    // Each search counts the most steps Boost.Regex would let it take against the
+    // instance's budget; a search past what is left is not made.
+    bool matches_within_budget(const json_detail::compiled_pattern& pattern, const std::string& text,
+                               std::size_t code_points) {
+        const std::size_t steps = json_detail::search_step_bound(pattern, code_points);
+        if (steps > pattern_steps_left_) return false;
+        pattern_steps_left_ -= steps;
+        return json_detail::search(pattern, text) == json_detail::match_result::yes;
     }
 
     json::value make_array(const json::object& s, int depth, const std::string& path) {
@@ -697,6 +741,7 @@ private:
     std::size_t next_word_ = 0;
     std::uint64_t rng_;
     std::size_t spent_ = 0; // see spend()
+    std::size_t pattern_steps_left_ = max_pattern_steps; // see matches_within_budget()
 };
 
 } // namespace

@@ -8,12 +8,15 @@
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
+#include "support/numbered.hpp"
+
 #include <set>
 #include <string>
 
 namespace {
 
 namespace json = boost::json;
+using forma_test::numbered;
 using forma::testing::make_instance;
 
 json::object schema(std::string_view text) { return json::parse(text).as_object(); }
@@ -126,6 +129,37 @@ TEST(make_instance, patterns_prefer_prompt_words_then_generate) {
 TEST(make_instance, an_unmatchable_pattern_falls_back_to_the_shortest_word) {
     // Backreferences are not generated: the documented fallback.
     EXPECT_EQ(make(R"({"type":"string","pattern":"^(a)\\1$"})", "alpha be gamma"), "be");
+}
+
+TEST(make_instance, generated_candidates_are_valid_utf8) {
+    // The generator builds strings byte by byte; a lone byte of U+FFFD's encoding
+    // reads as U+FFFD to the matcher, but is no string to return.
+    EXPECT_EQ(make(R"({"type":"string","pattern":"^[\uFFFD]$"})", "alpha be gamma"), "be");
+}
+
+// The fuzz finding: a pattern whose every search backtracks until Boost.Regex gives
+// up (about 3 ms per 200-character candidate), tried some 80 times per string.
+constexpr std::string_view backtracking_pattern =
+    R"(^(?:JJJJJJJJJJJ}|........+....*...~*...........x\d%)-[^aUUUUUUUUUUU2U-c]{204}$(W|b)*obj,4}(a$)*c+)";
+
+TEST(make_instance, a_pattern_that_backtracks_badly_spends_the_instances_search_budget) {
+    const json::object digits{{"type", "string"}, {"pattern", "^[0-9]{5}$"}};
+    EXPECT_EQ(make_instance(json::object{{"type", "object"}, {"properties", {{"zip", digits}}}},
+                            "alpha be gamma")
+                  .at("zip")
+                  .as_string()
+                  .size(),
+              5u);
+
+    json::object properties;
+    for (int i = 0; i < 40; ++i)
+        properties[numbered("s", i)] = {{"type", "string"}, {"pattern", backtracking_pattern}};
+    properties["zip"] = digits;
+    const auto v = make_instance(json::object{{"type", "object"}, {"properties", properties}},
+                                 "alpha be gamma");
+    for (int i = 0; i < 40; ++i) EXPECT_EQ(v.at(numbered("s", i)), "be") << i;
+    // The budget is spent: later patterns are not searched, and take the fallback too.
+    EXPECT_EQ(v.at("zip"), "be");
 }
 
 TEST(make_instance, enum_and_const) {

@@ -30,12 +30,15 @@ namespace forma::testing {
     Recursion is bounded: below a nesting depth of 3, a nullable value is null, an
     array has only its `minItems` elements and an object only its required members.
 
-    Limits of `pattern`: prompt words (as they are, lower-, upper- and capitalised)
-    are tried first; then strings generated from the pattern itself (literals,
+    Limits of `pattern`: the next 8 prompt words (as they are, lower-, upper- and
+    capitalised) are tried first; then strings generated from the pattern itself (literals,
     classes, `.`, `\d\w\s`, groups, `|`, quantifiers, anchors); each candidate is
     checked with the ECMA-262 matcher. Backreferences and lookaround are not
     generated; when nothing matches, the shortest prompt word is used and the value
-    may break the pattern. A `format` wins over `pattern` and the length limits.
+    may break the pattern. The searches of one instance share a budget (2^25 of
+    Boost.Regex's steps, counted at its bound for each search): a pattern that
+    backtracks badly is searched a few times, and once the budget is spent every
+    later pattern string takes that fallback. A `format` wins over `pattern` and the length limits.
 
     @throws schema_error for a keyword this cannot satisfy (`oneOf`, `allOf`, `not`,
     `if`, `prefixItems`, `uniqueItems`, `patternProperties`, ...), a `$ref` that does
