@@ -10,14 +10,17 @@
 namespace forma::json_detail {
 
 /// A pattern read as ECMA-262 with the `u` flag, as JSON Schema validators do: over
-/// code points (UTF-32), `^` and `$` only at the ends of the text, and `.` not
-/// matching a line terminator (Boost.Regex also counts form feed and U+0085 as one).
+/// code points (UTF-32), `^` and `$` only at the ends of the text, `.` matching all but
+/// \n, \r, U+2028 and U+2029, `\uXXXX` and `\u{X...}` escapes, ASCII `\d` and `\w`
+/// whatever the global locale. Boost.Regex runs it, translated where its Perl syntax
+/// differs; `\s` there is ASCII white space only.
 struct compiled_pattern {
     std::string source;
     boost::wregex regex;
 };
 
-/// Throws boost::regex_error when `source` is not a valid expression.
+/// Throws boost::regex_error when `source` is not a valid expression (a bad `\u`
+/// escape included).
 compiled_pattern compile_pattern(std::string_view source);
 
 enum class match_result { yes, no, too_complex };

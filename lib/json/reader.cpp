@@ -257,13 +257,36 @@ bool reader::fail_expected(char c, const char* context) {
     return fail_syntax(what.c_str());
 }
 
+namespace {
+
+// A string's source text, which JSON has escaped already: cut whole escapes and code
+// points, not escaped again.
+std::string quoted_source(std::string_view s, std::size_t limit = 40) {
+    std::string out = "\"";
+    std::size_t i = 0;
+    while (i < s.size() && i < limit) {
+        std::size_t n = 1;
+        if (s[i] == '\\') n = i + 1 < s.size() && s[i + 1] == 'u' ? 6 : 2;
+        else
+            while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
+        n = std::min(n, s.size() - i);
+        if (const auto c = static_cast<unsigned char>(s[i]); c < 0x20) append_escaped(out, c); // invalid JSON
+        else out.append(s, i, n);
+        i += n;
+    }
+    if (i < s.size()) out += "...";
+    return out += '"';
+}
+
+} // namespace
+
 std::string reader::describe_value_here() const {
     if (p == end) return "end of input";
     switch (*p) {
     case '"': {
         const char* q = p + 1;
         while (q < end && *q != '"') q += (*q == '\\' && q + 1 < end) ? 2 : 1;
-        return "string " + quoted_excerpt(std::string_view(p + 1, static_cast<std::size_t>(q - p - 1)));
+        return "string " + quoted_source(std::string_view(p + 1, static_cast<std::size_t>(q - p - 1)));
     }
     case '{': return "object";
     case '[': return "array";

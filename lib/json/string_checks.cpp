@@ -179,7 +179,7 @@ bool matches_pattern(std::string_view pattern, std::string_view text) {
         try {
             it = compiled.emplace(std::string(pattern), compile_pattern(pattern)).first;
         } catch (const boost::regex_error& e) {
-            throw schema_error("invalid pattern \"" + std::string(pattern) + "\": " + e.what());
+            throw schema_error("invalid pattern " + quoted_excerpt(pattern, 64) + ": " + e.what());
         }
     }
     // A match too complex to finish is not a match.
@@ -216,7 +216,7 @@ std::string check_string(const field_info& info, std::string_view value) {
                    std::to_string(*info.max_length);
     }
     if (!info.pattern.empty() && !matches_pattern(info.pattern, value))
-        return quoted_excerpt(value) + " does not match the pattern \"" + std::string(info.pattern) + "\"";
+        return quoted_excerpt(value) + " does not match the pattern " + quoted_excerpt(info.pattern, 64);
     if (!info.format.empty() && !matches_format(info.format, value))
         return quoted_excerpt(value) + " is not a valid " + std::string(info.format);
     return {};

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <locale>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -71,4 +73,53 @@ TEST(patterns, read_code_points_not_bytes) {
     EXPECT_TRUE(matches_pattern("^\xC3\xA9+$", "\xC3\xA9\xC3\xA9"));   // "é+" repeats é
     EXPECT_FALSE(matches_pattern("^.$", "\xC3\xA9t"));
     EXPECT_TRUE(matches_pattern("^.$", "\xF0\x9F\x98\x80"));           // one code point, 4 bytes
+}
+
+TEST(patterns, dot_matches_every_code_point_but_the_four_line_terminators) {
+    using forma::json_detail::matches_pattern;
+    EXPECT_TRUE(matches_pattern("^.$", "\f"));
+    EXPECT_TRUE(matches_pattern("^.$", "\xC2\x85"));         // U+0085
+    EXPECT_TRUE(matches_pattern("^.$", "\xF0\xA0\x82\x85")); // U+20085: its low 16 bits are 0x0085
+    EXPECT_TRUE(matches_pattern("^.$", "\xF2\x82\x80\xA8")); // U+82028
+    EXPECT_FALSE(matches_pattern("^.$", "\xE2\x80\xA9"));    // U+2029
+    EXPECT_TRUE(matches_pattern("^[.]$", "."));
+    EXPECT_FALSE(matches_pattern("^[.]$", "x"));
+    EXPECT_TRUE(matches_pattern("^\\.$", "."));
+    EXPECT_FALSE(matches_pattern("^\\.$", "x"));
+}
+
+TEST(patterns, unicode_escapes_name_code_points) {
+    using forma::json_detail::matches_pattern;
+    EXPECT_TRUE(matches_pattern("^\\u00e9$", "\xC3\xA9"));
+    EXPECT_FALSE(matches_pattern("^\\u00e9$", "E00e9")); // Boost alone reads \u as "an upper-case letter"
+    EXPECT_TRUE(matches_pattern("^[\\u0041-\\u005A]+$", "ABC"));
+    EXPECT_FALSE(matches_pattern("^[\\u0041-\\u005A]+$", "abc"));
+    EXPECT_TRUE(matches_pattern("^\\u{1F600}$", "\xF0\x9F\x98\x80"));
+    EXPECT_TRUE(matches_pattern("^\\uD83D\\uDE00$", "\xF0\x9F\x98\x80")); // a surrogate pair is one
+    EXPECT_THROW(matches_pattern("\\u12", "x"), forma::schema_error);
+    EXPECT_THROW(matches_pattern("\\u{110000}", "x"), forma::schema_error);
+}
+
+TEST(patterns, empty_classes_as_ecma_262_reads_them) {
+    using forma::json_detail::matches_pattern;
+    EXPECT_TRUE(matches_pattern("^a[^]b$", "a\nb"));
+    EXPECT_FALSE(matches_pattern("a[]", "a"));
+    EXPECT_FALSE(matches_pattern("a[]", "a]"));
+}
+
+TEST(patterns, word_and_digit_classes_are_ascii_whatever_the_global_locale) {
+    using forma::json_detail::matches_pattern;
+    std::locale utf8;
+    try {
+        utf8 = std::locale("C.UTF-8");
+    } catch (const std::runtime_error&) {
+        GTEST_SKIP() << "no C.UTF-8 locale here";
+    }
+    const std::locale previous = std::locale::global(utf8);
+    // Patterns not used before in this thread, so they are compiled under this locale.
+    const bool word = matches_pattern("^\\w$ (global locale test)|^\\w$", "\xC3\xA9");
+    const bool digit = matches_pattern("^\\d$ (global locale test)|^\\d$", "\xD9\xA0"); // U+0660
+    std::locale::global(previous);
+    EXPECT_FALSE(word);
+    EXPECT_FALSE(digit);
 }

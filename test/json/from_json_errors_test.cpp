@@ -69,6 +69,12 @@ TEST(from_json_errors, every_kind_of_found_value_is_described) {
     EXPECT_EQ(error_of<int>(std::string("\"") + std::string(60, 'a') + "\"").reason(),
               "expected integer, got string \"" + std::string(40, 'a') + "...\"")
         << "long strings are cut";
+    // The found string is shown as the JSON text spells it, escapes whole and not doubled.
+    EXPECT_EQ(error_of<int>(R"("a\"b\n\u00e9")").reason(), R"(expected integer, got string "a\"b\n\u00e9")");
+    EXPECT_EQ(error_of<int>("\"" + std::string(39, 'a') + "\\u00e9\"").reason(),
+              "expected integer, got string \"" + std::string(39, 'a') + "\\u00e9\"");
+    EXPECT_EQ(error_of<int>("\"" + std::string(39, 'a') + "\\u00e9bbb\"").reason(),
+              "expected integer, got string \"" + std::string(39, 'a') + "\\u00e9...\"");
 }
 
 TEST(from_json_errors, a_missing_required_member_is_reported_on_its_object) {
