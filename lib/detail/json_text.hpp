@@ -1,6 +1,8 @@
 #pragma once
 // Where something is in JSON text, as error messages say it, for the code in lib/.
 
+#include <forma/json/detail/reader.hpp>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -32,6 +34,21 @@ inline std::string line_and_column(std::string_view text, std::size_t offset) {
         }
     }
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+/// The offset of the first byte of `s` that does not start valid UTF-8, or npos.
+inline std::size_t invalid_utf8_offset(std::string_view s) noexcept {
+    const char* const end = s.data() + s.size();
+    for (const char* p = s.data(); p != end;) {
+        if (static_cast<unsigned char>(*p) < 0x80) {
+            ++p;
+            continue;
+        }
+        const int n = json_detail::utf8_sequence_length(p, end);
+        if (n == 0) return static_cast<std::size_t>(p - s.data());
+        p += n;
+    }
+    return std::string_view::npos;
 }
 
 } // namespace forma::lib_detail

@@ -2,6 +2,8 @@
 
 #include <forma/json/detail/reader.hpp>
 
+#include "../detail/json_text.hpp"
+
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
@@ -190,21 +192,6 @@ boost::json::object format_of(const response_format& format) {
     return {{"type", "json_schema"}, {"json_schema", std::move(schema)}};
 }
 
-// The offset of the first byte of `s` that does not start valid UTF-8, or npos.
-std::size_t invalid_utf8_offset(std::string_view s) noexcept {
-    const char* const end = s.data() + s.size();
-    for (const char* p = s.data(); p != end;) {
-        if (static_cast<unsigned char>(*p) < 0x80) {
-            ++p;
-            continue;
-        }
-        const int n = json_detail::utf8_sequence_length(p, end);
-        if (n == 0) return static_cast<std::size_t>(p - s.data());
-        p += n;
-    }
-    return std::string_view::npos;
-}
-
 /* Throws when a string or member name in `body` is not UTF-8: serialize() would copy the bytes
    as they are, and the server would reject the body as invalid JSON after a round trip. Walks
    with its own stack, since a user's additional properties or tool arguments may nest deeply. */
@@ -234,7 +221,7 @@ void require_utf8(const boost::json::object& body) {
         const boost::json::value* child = nullptr;
         if (top.object && top.next < top.object->size()) {
             const auto& member = *(top.object->begin() + static_cast<std::ptrdiff_t>(top.next++));
-            if (const std::size_t at = invalid_utf8_offset(member.key()); at != std::string_view::npos)
+            if (const std::size_t at = lib_detail::invalid_utf8_offset(member.key()); at != std::string_view::npos)
                 fail(member.key(), at, true);
             child = &member.value();
         } else if (top.array && top.next < top.array->size()) {
@@ -243,7 +230,7 @@ void require_utf8(const boost::json::object& body) {
         if (!child) {
             stack.pop_back();
         } else if (const auto* text = child->if_string()) {
-            if (const std::size_t at = invalid_utf8_offset(*text); at != std::string_view::npos)
+            if (const std::size_t at = lib_detail::invalid_utf8_offset(*text); at != std::string_view::npos)
                 fail(*text, at, false);
         } else if (child->is_object()) {
             stack.push_back({&child->get_object(), nullptr});

@@ -18,7 +18,7 @@
 #include <limits>
 #include <optional>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 namespace forma::testing {
@@ -36,10 +36,12 @@ constexpr std::size_t max_instance_cost = 1 << 18;
 constexpr std::size_t max_generated_length = 4096;
 // Prompt words tried against one pattern (each in four cases) before generated strings.
 constexpr std::size_t max_words_per_pattern = 8;
-// Pattern search steps for one instance (Boost.Regex's own bound on each search, summed):
-// a pattern that backtracks badly is searched a few times, then its strings fall back
-// to a prompt word, instead of taking seconds per string. The worst searches spend it in
-// about 0.1 s in Release, 2 s in the fuzz build.
+// Boost.Regex bounds each search's steps (search_step_bound), but a step can cost tens of
+// nanoseconds and a pattern that backtracks badly spends its bound on every candidate.
+// make_instance skips a search whose bound passes the first limit, stops searching a
+// pattern once a search was too complex, and stops all searches once the bounds of those
+// made pass the second: about 0.4 s of the worst searches in Release.
+constexpr std::size_t max_search_steps = std::size_t{1} << 21;
 constexpr std::size_t max_pattern_steps = std::size_t{1} << 25;
 
 // Assertion keywords this generator cannot honour: better a clear error than an
@@ -240,19 +242,6 @@ std::string ascii_upper(std::string s) {
     for (char& c : s)
         if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     return s;
-}
-
-// Generated candidates are built byte by byte, so a pattern with non-ASCII literals
-// can yield broken UTF-8, which the matcher would read as U+FFFD.
-bool is_utf8(std::string_view s) {
-    for (std::size_t i = 0; i < s.size();) {
-        const int n = static_cast<unsigned char>(s[i]) < 0x80
-                          ? 1
-                          : json_detail::utf8_sequence_length(s.data() + i, s.data() + s.size());
-        if (n == 0) return false;
-        i += static_cast<std::size_t>(n);
-    }
-    return true;
 }
 
 // The first `n` code points of valid UTF-8 text.
@@ -595,14 +584,11 @@ private:
             std::string v = format_value(f->as_string());
             if (!v.empty()) return v;
         }
-        std::optional<json_detail::compiled_pattern> pattern;
-        if (const auto* p = s.if_contains("pattern")) pattern = compile(*p, path);
-        std::unordered_set<std::string> searched; // each candidate is searched once
+        pattern_state* pattern = nullptr;
+        if (const auto* p = s.if_contains("pattern")) pattern = &pattern_of(*p, path);
         auto fits = [&](const std::string& v) {
             const std::size_t n = json_detail::count_code_points(v);
-            if (n < min_len || n > max_len) return false;
-            if (!pattern) return true;
-            return is_utf8(v) && searched.insert(v).second && matches_within_budget(*pattern, v, n);
+            return n >= min_len && n <= max_len && matches(*pattern, v, n);
         };
         // Pads with the following words, then cuts, to meet the length limits.
         auto fit_length = [&](std::string v) {
@@ -618,7 +604,7 @@ private:
         const std::string first = next_word();
         if (!pattern) return fit_length(first);
 
-        for (std::size_t k = 0; k < std::min(words_.size(), max_words_per_pattern); ++k) {
+        for (std::size_t k = 0; k < std::min(words_.size(), max_words_per_pattern) && searchable(*pattern); ++k) {
             const std::string& w = k == 0 ? first : words_[(next_word_ + k - 1) % words_.size()];
             std::string capital = ascii_lower(w);
             if (!capital.empty()) capital[0] = ascii_upper(capital.substr(0, 1))[0];
@@ -628,9 +614,9 @@ private:
             }
         }
         try {
-            const auto tree = regex_parser(pattern->source).parse();
+            const auto tree = regex_parser(pattern->compiled.source).parse();
             for (std::size_t extra : {1, 0, 2, 3, 5, 8, 13, 21, 34, 64})
-                for (int attempt = 0; attempt < 4; ++attempt) {
+                for (int attempt = 0; attempt < 4 && searchable(*pattern); ++attempt) {
                     std::string v;
                     generate(tree, extra, rng_, v);
                     if (fits(v)) return v;
@@ -645,25 +631,42 @@ private:
         return fit_length(shortest);
     }
 
-    static json_detail::compiled_pattern compile(const json::value& pattern, const std::string& path) {
+    // A pattern compiled once per instance, with what its searches found.
+    struct pattern_state {
+        json_detail::compiled_pattern compiled;
+        bool too_complex = false;                        // then it is not searched again
+        std::unordered_map<std::string, bool> verdicts; // candidates searched, and whether they match
+    };
+
+    pattern_state& pattern_of(const json::value& pattern, const std::string& path) {
         const auto* text = pattern.if_string();
         if (!text) throw schema_error("make_instance: \"pattern\" must be a string at " + where(path));
+        const std::string source(*text);
+        if (auto it = patterns_.find(source); it != patterns_.end()) return it->second;
         try {
-            return json_detail::compile_pattern(*text);
+            return patterns_.emplace(source, pattern_state{json_detail::compile_pattern(source), false, {}}).first->second;
         } catch (const boost::regex_error& e) {
-            throw schema_error("make_instance: invalid pattern \"" + std::string(*text) + "\" at " +
-                               where(path) + ": " + e.what());
+            throw schema_error("make_instance: invalid pattern " + json_detail::quoted_excerpt(source, 64) +
+                               " at " + where(path) + ": " + e.what());
         }
     }
 
-    // Each search counts the most steps Boost.Regex would let it take against the
-    // instance's budget; a search past what is left is not made.
-    bool matches_within_budget(const json_detail::compiled_pattern& pattern, const std::string& text,
-                               std::size_t code_points) {
-        const std::size_t steps = json_detail::search_step_bound(pattern, code_points);
-        if (steps > pattern_steps_left_) return false;
+    bool searchable(const pattern_state& p) const {
+        return !p.too_complex && pattern_steps_left_ >= json_detail::search_step_bound(p.compiled, 1);
+    }
+
+    // Whether `text` matches, within the search limits (see max_pattern_steps).
+    // Candidates are built byte by byte, so one may not be UTF-8: it is no string to return.
+    bool matches(pattern_state& p, const std::string& text, std::size_t code_points) {
+        if (auto it = p.verdicts.find(text); it != p.verdicts.end()) return it->second;
+        const std::size_t steps = json_detail::search_step_bound(p.compiled, code_points);
+        if (!searchable(p) || steps > max_search_steps || steps > pattern_steps_left_ ||
+            lib_detail::invalid_utf8_offset(text) != std::string_view::npos)
+            return false;
         pattern_steps_left_ -= steps;
-        return json_detail::search(pattern, text) == json_detail::match_result::yes;
+        const json_detail::match_result found = json_detail::search(p.compiled, text);
+        p.too_complex = found == json_detail::match_result::too_complex;
+        return p.verdicts[text] = found == json_detail::match_result::yes;
     }
 
     json::value make_array(const json::object& s, int depth, const std::string& path) {
@@ -741,7 +744,8 @@ private:
     std::size_t next_word_ = 0;
     std::uint64_t rng_;
     std::size_t spent_ = 0; // see spend()
-    std::size_t pattern_steps_left_ = max_pattern_steps; // see matches_within_budget()
+    std::unordered_map<std::string, pattern_state> patterns_; // by source
+    std::size_t pattern_steps_left_ = max_pattern_steps;      // see matches()
 };
 
 } // namespace

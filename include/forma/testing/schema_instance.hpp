@@ -35,10 +35,13 @@ namespace forma::testing {
     classes, `.`, `\d\w\s`, groups, `|`, quantifiers, anchors); each candidate is
     checked with the ECMA-262 matcher. Backreferences and lookaround are not
     generated; when nothing matches, the shortest prompt word is used and the value
-    may break the pattern. The searches of one instance share a budget (2^25 of
-    Boost.Regex's steps, counted at its bound for each search): a pattern that
-    backtracks badly is searched a few times, and once the budget is spent every
-    later pattern string takes that fallback. A `format` wins over `pattern` and the length limits.
+    may break the pattern. Searches are bounded, since a pattern may backtrack
+    badly: one whose bound (Boost.Regex's, about N·S² + N² steps) passes 2^21 is not
+    made, a pattern is not searched again in the instance once a search was too
+    complex, and once the bounds of the searches made pass 2^25 (some 300 searches
+    of short words) the instance's later pattern strings take the fallback.
+    Verdicts are kept per pattern, so strings that share one search a word once.
+    A `format` wins over `pattern` and the length limits.
 
     @throws schema_error for a keyword this cannot satisfy (`oneOf`, `allOf`, `not`,
     `if`, `prefixItems`, `uniqueItems`, `patternProperties`, ...), a `$ref` that does
