@@ -2,6 +2,7 @@
 #include "compiled_schema.hpp"
 #include "json_value_ops.hpp"
 #include "../detail/json_text.hpp"
+#include "../detail/parsed_numbers.hpp"
 
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>
@@ -528,7 +529,10 @@ schema_validator schema_validator::from_text(std::string_view schema_text,
     if (ec)
         throw schema_error("schema text is not valid JSON: " + ec.message() + " at " +
                            lib_detail::line_and_column(schema_text, used));
-    return schema_validator(parser.release(), options);
+    json::value schema = parser.release();
+    if (const auto at = lib_detail::repair_parsed_numbers(schema))
+        throw schema_error("schema text has a number too large for a double at " + *at);
+    return schema_validator(std::move(schema), options);
 }
 
 std::vector<schema_violation> schema_validator::violations(const json::value& instance,

@@ -2,6 +2,7 @@
 
 #include "json_support.hpp"
 #include "../detail/json_text.hpp"
+#include "../detail/parsed_numbers.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/stream_parser.hpp>
@@ -28,6 +29,8 @@ boost::json::object parse_schema(std::string_view name, std::string_view text) {
         throw schema_error(what + " is not valid JSON: " + ec.message() + " at " +
                            lib_detail::line_and_column(text, used));
     boost::json::value schema = parser.release();
+    if (const auto at = lib_detail::repair_parsed_numbers(schema))
+        throw schema_error(what + " has a number too large for a double at " + *at);
     if (!schema.is_object())
         throw schema_error(what + " must be a JSON object, got " + describe(schema));
     return std::move(schema.get_object());

@@ -1,6 +1,7 @@
 #include <forma/openai/response_parser.hpp>
 
 #include "wire.hpp"
+#include "../detail/parsed_numbers.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -36,6 +37,7 @@ boost::json::value parse_raw(std::string_view body) {
     boost::system::error_code ec;
     boost::json::value v = boost::json::parse(body, ec, {}, options);
     if (ec) throw json_error("", "invalid JSON: " + ec.message());
+    (void)lib_detail::repair_parsed_numbers(v); // raw: a number too large stays infinite
     return v;
 }
 

@@ -2,6 +2,7 @@
 #include <forma/openai/stream_parser.hpp>
 
 #include "wire.hpp"
+#include "../detail/parsed_numbers.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -106,7 +107,10 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
         model_ = *chunk.model;
         update.additional_properties["model"] = model_;
     }
-    if (options_.keep_raw_chunks) update.raw_representation = boost::json::parse(event.data);
+    if (options_.keep_raw_chunks) {
+        update.raw_representation = boost::json::parse(event.data);
+        (void)lib_detail::repair_parsed_numbers(update.raw_representation); // as parse_raw does
+    }
     return update;
 }
 

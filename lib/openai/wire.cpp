@@ -1,4 +1,5 @@
 #include "wire.hpp"
+#include "../detail/parsed_numbers.hpp"
 
 #include <forma/json/from_json.hpp>
 
@@ -68,7 +69,7 @@ function_call_content to_function_call(std::string id, std::string name, std::st
     if (!arguments.empty()) {
         boost::system::error_code ec;
         boost::json::value v = boost::json::parse(arguments, ec);
-        if (!ec && v.is_object()) parsed = std::move(v.get_object());
+        if (!ec && v.is_object() && !lib_detail::repair_parsed_numbers(v)) parsed = std::move(v.get_object());
     }
     function["arguments"] = std::move(arguments);
     function_call_content call(std::move(id), std::move(name), std::move(parsed));

@@ -77,6 +77,20 @@ TEST(model_response_format, invalid_schema_text_is_a_schema_error_with_its_posit
                                         "incomplete JSON at line 1, column 1");
 }
 
+// Boost.JSON reads these as NaN and infinity, and would write them back as `NaN` and
+// `Infinity` in the request (a fuzz finding: the format did not equal its JSON round trip).
+TEST(model_response_format, numbers_past_a_double_in_schema_text) {
+    const auto format = response_format::json_schema(
+        "s", R"({"type":"object","properties":{"a":{"type":"string","minLength":0e3082}}})");
+    const auto& min_length = format.schema().at("properties").at("a").at("minLength");
+    ASSERT_TRUE(min_length.is_double());
+    EXPECT_EQ(min_length.as_double(), 0.0);
+    EXPECT_EQ(boost::json::value_to<response_format>(boost::json::value_from(format)), format);
+    EXPECT_EQ(schema_error_of("s", R"({"type":"object","properties":{"a":{"maximum":[1,-1e400]}}})"),
+              "schema text of response format \"s\" has a number too large for a double at "
+              "/properties/a/maximum/1");
+}
+
 TEST(model_response_format, names_must_match_the_provider_pattern) {
     const boost::json::object schema{{"type", "object"}};
     EXPECT_NO_THROW(response_format::json_schema("A-z_0-9", schema));

@@ -118,6 +118,20 @@ TEST(openai_response, tool_call_arguments_that_are_not_json_are_kept_raw) {
     EXPECT_EQ(call.raw_representation.at("function").at("arguments"), "{\"a\":");
 }
 
+TEST(openai_response, tool_call_arguments_with_numbers_past_a_double) {
+    auto call_with = [](std::string_view arguments) {
+        const agent_response<> r = parse_response(
+            R"({"id":"x","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":)"
+            R"({"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":)"
+            R"({"name":"f","arguments":")" + std::string(arguments) + R"("}}]}}]})");
+        return std::get<function_call_content>(r.messages[0].contents[0]);
+    };
+    EXPECT_EQ(call_with(R"({\"a\":0e400})").arguments, boost::json::parse(R"({"a":0.0})").as_object());
+    const auto too_large = call_with(R"({\"a\":1e400})");
+    EXPECT_TRUE(too_large.arguments.empty()); // as arguments that are not JSON: kept raw only
+    EXPECT_EQ(too_large.raw_representation.at("function").at("arguments"), R"({"a":1e400})");
+}
+
 TEST(openai_response, reasoning_text_of_compatible_servers) {
     const agent_response<> r = parse_response(
         R"({"id":"x","created":1700000000,"model":"deepseek-reasoner","choices":[{"index":0,"finish_reason":"stop",)"
