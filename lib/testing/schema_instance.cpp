@@ -36,11 +36,11 @@ constexpr std::size_t max_instance_cost = 1 << 18;
 constexpr std::size_t max_generated_length = 4096;
 // Prompt words tried against one pattern (each in four cases) before generated strings.
 constexpr std::size_t max_words_per_pattern = 8;
-// Boost.Regex bounds each search's steps (search_step_bound), but a step can cost tens of
-// nanoseconds and a pattern that backtracks badly spends its bound on every candidate.
-// make_instance skips a search whose bound passes the first limit, stops searching a
-// pattern once a search was too complex, and stops all searches once the bounds of those
-// made pass the second: about 0.4 s of the worst searches in Release.
+// Boost.Regex bounds each search's steps (search_step_bound), but a step costs 10 to 60 ns
+// and a pattern that backtracks badly spends its bound on every candidate. So a search whose
+// bound passes the first limit is not made (the rest take at most some 60 ms in Release), a
+// pattern is not searched again once a search was too complex, and searches stop once the
+// bounds of those made pass the second limit.
 constexpr std::size_t max_search_steps = std::size_t{1} << 21;
 constexpr std::size_t max_pattern_steps = std::size_t{1} << 25;
 
