@@ -64,7 +64,7 @@ void append_code_point_escape(std::wstring& out, std::uint32_t cp) {
 
 // The pattern in Boost's Perl syntax where ECMA-262 differs: `\u` escapes (Boost reads
 // `\u` as an upper-case letter), `.` (Boost also stops at \f, U+0085, and at code points
-// whose low 16 bits are a line separator's), `[^]` and `[]`.
+// whose low 16 bits are a line separator's), `[^]` and `[]`; `\p{...}` is refused.
 std::wstring boost_syntax(std::wstring_view p) {
     std::wstring out;
     out.reserve(p.size());
@@ -74,6 +74,10 @@ std::wstring boost_syntax(std::wstring_view p) {
         if (c == L'\\' && i + 1 < p.size()) {
             if (p[i + 1] == L'u') {
                 append_code_point_escape(out, unicode_escape(p, i));
+            } else if (p[i + 1] == L'p' || p[i + 1] == L'P') {
+                // Boost would read \p{L} as its own class names, under the classic locale.
+                throw boost::regex_error("Unicode property escapes (\\p{...}) are not supported",
+                                         boost::regex_constants::error_escape, static_cast<std::ptrdiff_t>(i));
             } else {
                 out += c;
                 out += p[++i];

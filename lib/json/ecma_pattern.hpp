@@ -13,7 +13,7 @@ namespace forma::json_detail {
 /// code points (UTF-32), `^` and `$` only at the ends of the text, `.` matching all but
 /// \n, \r, U+2028 and U+2029, `\uXXXX` and `\u{X...}` escapes, ASCII `\d` and `\w`
 /// whatever the global locale. Boost.Regex runs it, translated where its Perl syntax
-/// differs; `\s` there is ASCII white space only.
+/// differs; `\s` there is ASCII white space only, and `\p{...}` is refused.
 struct compiled_pattern {
     std::string source;
     boost::wregex regex;

@@ -5,6 +5,7 @@
 
 #include <locale>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -98,6 +99,18 @@ TEST(patterns, unicode_escapes_name_code_points) {
     EXPECT_TRUE(matches_pattern("^\\uD83D\\uDE00$", "\xF0\x9F\x98\x80")); // a surrogate pair is one
     EXPECT_THROW(matches_pattern("\\u12", "x"), forma::schema_error);
     EXPECT_THROW(matches_pattern("\\u{110000}", "x"), forma::schema_error);
+}
+
+TEST(patterns, unicode_property_escapes_are_refused_not_misread) {
+    // Boost would read \p{L} as its own "lower" class: "é" would not be a letter.
+    for (const char* p : {"^\\p{L}+$", "^\\P{L}$", "^[\\p{Lu}]$"}) {
+        try {
+            forma::json_detail::matches_pattern(p, "x");
+            ADD_FAILURE() << p << " was accepted";
+        } catch (const forma::schema_error& e) {
+            EXPECT_NE(std::string(e.what()).find("Unicode property escapes"), std::string::npos) << e.what();
+        }
+    }
 }
 
 TEST(patterns, empty_classes_as_ecma_262_reads_them) {
