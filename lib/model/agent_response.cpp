@@ -2,13 +2,28 @@
 
 #include "json_support.hpp"
 
+#include <iterator>
+#include <ranges>
+
 namespace forma {
 
 using namespace model_detail;
 
+namespace {
+
+bool holds_tool_result(const chat_message& message) noexcept {
+    for (const content& c : message.contents)
+        if (std::holds_alternative<function_result_content>(c)) return true;
+    return false;
+}
+
+} // namespace
+
 std::string agent_response<void>::text() const {
+    auto answer_start = messages.end();
+    while (answer_start != messages.begin() && !holds_tool_result(*std::prev(answer_start))) --answer_start;
     std::string out;
-    for (const chat_message& message : messages) {
+    for (const chat_message& message : std::ranges::subrange(answer_start, messages.end())) {
         const std::size_t mark = out.size();
         if (!out.empty()) out += '\n';
         const std::size_t text_start = out.size();
@@ -16,6 +31,14 @@ std::string agent_response<void>::text() const {
             if (const auto* t = std::get_if<text_content>(&c)) out += t->text;
         if (out.size() == text_start) out.resize(mark); // no text: no separator either
     }
+    return out;
+}
+
+std::vector<function_approval_request_content> agent_response<void>::approval_requests() const {
+    std::vector<function_approval_request_content> out;
+    for (const chat_message& message : messages)
+        for (const content& c : message.contents)
+            if (const auto* request = std::get_if<function_approval_request_content>(&c)) out.push_back(*request);
     return out;
 }
 

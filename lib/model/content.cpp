@@ -88,8 +88,9 @@ constexpr std::string_view raw_key = "raw_representation";
 constexpr std::string_view properties_key = "additional_properties";
 
 // The JSON type names, in the variant's order; unknown_content uses its own.
-constexpr std::array<std::string_view, 9> known_types = {
-    "text", "reasoning", "data", "uri", "function_call", "function_result", "usage", "error", "refusal"};
+constexpr std::array<std::string_view, 11> known_types = {
+    "text",  "reasoning", "data",   "uri", "function_call", "function_result", "usage",
+    "error", "refusal",   "function_approval_request", "function_approval_response"};
 
 template <class Kind>
 constexpr std::string_view type_of() {
@@ -101,6 +102,8 @@ constexpr std::string_view type_of() {
     else if constexpr (std::is_same_v<Kind, function_result_content>) return "function_result";
     else if constexpr (std::is_same_v<Kind, usage_content>) return "usage";
     else if constexpr (std::is_same_v<Kind, refusal_content>) return "refusal";
+    else if constexpr (std::is_same_v<Kind, function_approval_request_content>) return "function_approval_request";
+    else if constexpr (std::is_same_v<Kind, function_approval_response_content>) return "function_approval_response";
     else {
         static_assert(std::is_same_v<Kind, error_content>, "unknown_content has no fixed type");
         return "error";
@@ -155,6 +158,16 @@ void write_fields(boost::json::object& o, const usage_content& c) {
     o["details"] = boost::json::value_from(c.details);
 }
 void write_fields(boost::json::object& o, const refusal_content& c) { o["refusal"] = c.refusal; }
+void write_fields(boost::json::object& o, const function_approval_request_content& c) {
+    o["id"] = c.id;
+    o["call"] = boost::json::value_from(c.call);
+}
+void write_fields(boost::json::object& o, const function_approval_response_content& c) {
+    o["id"] = c.id;
+    o["approved"] = c.approved;
+    o["call"] = boost::json::value_from(c.call);
+    write_if_not_empty(o, "reason", c.reason);
+}
 void write_fields(boost::json::object& o, const error_content& c) {
     o["message"] = c.message;
     write_if_not_empty(o, "code", c.code);
@@ -222,6 +235,20 @@ refusal_content read_fields(const boost::json::object& o, const refusal_content*
 }
 error_content read_fields(const boost::json::object& o, const error_content*) {
     return error_content(read_string(o, "message"), read_string(o, "code"), read_string(o, "details"));
+}
+
+function_approval_request_content read_fields(const boost::json::object& o,
+                                              const function_approval_request_content*) {
+    return function_approval_request_content(read_string(o, "id"),
+                                             read_required<function_call_content>(o, "call"));
+}
+function_approval_response_content read_fields(const boost::json::object& o,
+                                               const function_approval_response_content*) {
+    const std::optional<bool> approved = read_optional_bool(o, "approved");
+    if (!approved) fail("", "missing required member \"approved\"");
+    return function_approval_response_content(read_string(o, "id"), *approved,
+                                              read_required<function_call_content>(o, "call"),
+                                              read_string(o, "reason"));
 }
 
 std::string_view read_type(const boost::json::object& o) {
@@ -309,6 +336,8 @@ content tag_invoke(boost::json::value_to_tag<content>, const boost::json::value&
     if (type == "usage") return read_known<usage_content>(o);
     if (type == "error") return read_known<error_content>(o);
     if (type == "refusal") return read_known<refusal_content>(o);
+    if (type == "function_approval_request") return read_known<function_approval_request_content>(o);
+    if (type == "function_approval_response") return read_known<function_approval_response_content>(o);
     return read_unknown(o);
 }
 
@@ -328,6 +357,8 @@ FORMA_MODEL_CONTENT_KIND(function_result_content)
 FORMA_MODEL_CONTENT_KIND(usage_content)
 FORMA_MODEL_CONTENT_KIND(error_content)
 FORMA_MODEL_CONTENT_KIND(refusal_content)
+FORMA_MODEL_CONTENT_KIND(function_approval_request_content)
+FORMA_MODEL_CONTENT_KIND(function_approval_response_content)
 #undef FORMA_MODEL_CONTENT_KIND
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const unknown_content& c) {

@@ -39,6 +39,12 @@ std::optional<boost::json::object> part(const content& c) {
                                            {"mime_type", v.media_type}, {"content", v.base64()}};
             } else if constexpr (std::is_same_v<C, refusal_content>) {
                 return boost::json::object{{"type", "refusal"}, {"content", v.refusal}};
+            } else if constexpr (std::is_same_v<C, function_approval_request_content>) {
+                return boost::json::object{{"type", "function_approval_request"}, {"id", v.id},
+                                           {"name", v.call.name}, {"arguments", v.call.arguments}};
+            } else if constexpr (std::is_same_v<C, function_approval_response_content>) {
+                return boost::json::object{{"type", "function_approval_response"}, {"id", v.id},
+                                           {"approved", v.approved}};
             } else if constexpr (std::is_same_v<C, error_content>) {
                 return boost::json::object{{"type", "error"}, {"content", v.message}};
             } else if constexpr (std::is_same_v<C, unknown_content>) {

@@ -43,8 +43,18 @@ public:
     /** The answer as text: each message's text contents joined with no separator,
         messages joined with "\n", messages without text skipped. "" when there is
         no text. Reasoning and tool activity never appear in it.
+
+        A run that called tools holds the model's turns before the answer (its calls,
+        the tools' results, what it said meanwhile): only the messages after the last
+        tool result count, so that text() is the final answer.
     */
     std::string text() const;
+
+    /** The tool calls that wait for the caller's approval, in order: a run that
+        stopped to ask ends with them (primary output). Answer each with approve()
+        or reject() in the next run on the same session. Empty when none waits.
+    */
+    std::vector<function_approval_request_content> approval_requests() const;
 
     /** The response as updates that `to_agent_response` merges back into it.
 

@@ -127,6 +127,62 @@ struct function_result_content : content_metadata {
                            const function_result_content&) = default;
 };
 
+/** The caller's answer to a function_approval_request_content: approve or reject
+    the call it holds. JSON type "function_approval_response". Made with
+    function_approval_request_content::approve() or reject(), and sent in a user
+    message of the next run on the same session.
+*/
+struct function_approval_response_content : content_metadata {
+    function_approval_response_content() = default;
+    function_approval_response_content(std::string id, bool approved, function_call_content call,
+                                       std::string reason = {})
+        : id(std::move(id)), approved(approved), call(std::move(call)), reason(std::move(reason)) {}
+
+    /// The id of the request this answers.
+    std::string id;
+    bool approved = false;
+    /// The call that was approved or rejected.
+    function_call_content call;
+    /// Why the call was rejected, for the model to read; may be empty.
+    std::string reason;
+
+    friend bool operator==(const function_approval_response_content&,
+                           const function_approval_response_content&) = default;
+};
+
+/** Primary output: a tool call waits for the caller's approval (the records'
+    "structured confirmation request"). JSON type "function_approval_request".
+
+    A run whose model calls a tool that requires approval ends with one request
+    per call of that turn, and runs none of them; the caller answers each in its
+    next run on the same session:
+
+        std::vector<forma::content> answers;
+        for (const auto& request : response.approval_requests())
+            answers.push_back(request.approve()); // or request.reject("not today")
+        co_await agent.run(forma::chat_message(forma::chat_role::user(), std::move(answers)), session);
+*/
+struct function_approval_request_content : content_metadata {
+    function_approval_request_content() = default;
+    function_approval_request_content(std::string id, function_call_content call)
+        : id(std::move(id)), call(std::move(call)) {}
+
+    /// The answer that lets the call run.
+    function_approval_response_content approve() const { return {id, true, call}; }
+    /// The answer that refuses the call; the model reads "rejected: <reason>".
+    function_approval_response_content reject(std::string reason = {}) const {
+        return {id, false, call, std::move(reason)};
+    }
+
+    /// Pairs the request with its response: the call's id when forma makes the request.
+    std::string id;
+    /// The call waiting for approval.
+    function_call_content call;
+
+    friend bool operator==(const function_approval_request_content&,
+                           const function_approval_request_content&) = default;
+};
+
 /// Secondary output: token counts, as streams report them. JSON type "usage".
 /// Merging updates sums these into the response's usage.
 struct usage_content : content_metadata {
@@ -187,7 +243,8 @@ struct unknown_content : content_metadata {
 /// Every kind of content a message or update holds: one closed set.
 using content = std::variant<text_content, text_reasoning_content, data_content, uri_content,
                              function_call_content, function_result_content, usage_content,
-                             error_content, refusal_content, unknown_content>;
+                             error_content, refusal_content, function_approval_request_content,
+                             function_approval_response_content, unknown_content>;
 
 /// The JSON "type" of `c`: "text", "reasoning", ..., or an unknown kind's own name.
 std::string_view content_type(const content& c) noexcept;
@@ -218,6 +275,8 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value&, const function
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const usage_content&);
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const error_content&);
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const refusal_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const function_approval_request_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const function_approval_response_content&);
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const unknown_content&);
 text_content tag_invoke(boost::json::value_to_tag<text_content>, const boost::json::value&);
 text_reasoning_content tag_invoke(boost::json::value_to_tag<text_reasoning_content>,
@@ -231,6 +290,10 @@ function_result_content tag_invoke(boost::json::value_to_tag<function_result_con
 usage_content tag_invoke(boost::json::value_to_tag<usage_content>, const boost::json::value&);
 error_content tag_invoke(boost::json::value_to_tag<error_content>, const boost::json::value&);
 refusal_content tag_invoke(boost::json::value_to_tag<refusal_content>, const boost::json::value&);
+function_approval_request_content tag_invoke(boost::json::value_to_tag<function_approval_request_content>,
+                                             const boost::json::value&);
+function_approval_response_content tag_invoke(boost::json::value_to_tag<function_approval_response_content>,
+                                              const boost::json::value&);
 /// Reads any content object as unknown, whatever its "type".
 unknown_content tag_invoke(boost::json::value_to_tag<unknown_content>, const boost::json::value&);
 
