@@ -8,6 +8,7 @@
 #include <forma/json/schema_error.hpp>
 #include <forma/json/schema_options.hpp>
 #include <forma/json/schema_validator.hpp>
+#include <forma/json/strict_rules.hpp>
 #include <forma/json/to_json.hpp>
 #include <forma/reflect/field_info.hpp>
 #include <forma/reflect/type_name.hpp>

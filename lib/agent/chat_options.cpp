@@ -1,5 +1,7 @@
 #include <forma/agent/chat_options.hpp>
 
+#include <algorithm>
+
 namespace forma {
 
 chat_options merge(const chat_options& base, const chat_options& overrides) {
@@ -16,6 +18,16 @@ chat_options merge(const chat_options& base, const chat_options& overrides) {
             out.stop_sequences.push_back(stop);
     if (overrides.seed) out.seed = overrides.seed;
     if (overrides.response_format) out.response_format = overrides.response_format;
+    for (const function_tool& tool : overrides.tools) {
+        auto same_name = std::find_if(out.tools.begin(), out.tools.end(),
+                                      [&](const function_tool& t) { return t.name() == tool.name(); });
+        if (same_name != out.tools.end())
+            *same_name = tool;
+        else
+            out.tools.push_back(tool);
+    }
+    if (overrides.tool_choice) out.tool_choice = overrides.tool_choice;
+    if (overrides.parallel_tool_calls) out.parallel_tool_calls = overrides.parallel_tool_calls;
     if (overrides.continuation_token) out.continuation_token = overrides.continuation_token;
     out.allow_background_responses = base.allow_background_responses || overrides.allow_background_responses;
     if (overrides.telemetry) out.telemetry = overrides.telemetry;

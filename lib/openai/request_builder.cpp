@@ -2,7 +2,7 @@
 
 #include <forma/json/detail/reader.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../detail/invalid_utf8.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -159,9 +159,14 @@ void add_message(boost::json::array& out, const chat_message& message) {
         } else if (const auto* result = std::get_if<function_result_content>(&c)) {
             results.push_back(result);
         }
-        // Reasoning, usage, errors and unknown kinds are the model's output, not input.
+        // Reasoning, usage, errors and unknown kinds are the model's output, not input; approval
+        // requests and answers are between the caller and the tool loop, which sends the calls.
     }
 
+    // A message of only what is not sent (reasoning, approval answers) is not sent at all.
+    if (!message.contents.empty() && !has_text && !needs_parts && refusal.empty() && tool_calls.empty() &&
+        results.empty())
+        return;
     if (role == role_kind::tool) {
         if (has_text || needs_parts || results.empty())
             throw error("an OpenAI tool message needs a function_result_content (the call id it "
@@ -192,52 +197,52 @@ boost::json::object format_of(const response_format& format) {
     return {{"type", "json_schema"}, {"json_schema", std::move(schema)}};
 }
 
-/* Throws when a string or member name in `body` is not UTF-8: serialize() would copy the bytes
-   as they are, and the server would reject the body as invalid JSON after a round trip. Walks
-   with its own stack, since a user's additional properties or tool arguments may nest deeply. */
-void require_utf8(const boost::json::object& body) {
-    struct frame {
-        const boost::json::object* object; // one of object and array is set
-        const boost::json::array* array;
-        std::size_t next = 0; // the next member or element to visit
-    };
-    std::vector<frame> stack{{&body, nullptr}};
-    // The path never holds the bad bytes: a bad member name is reported at its object.
-    auto fail = [&](std::string_view text, std::size_t offset, bool is_name) {
-        std::vector<json_detail::path_segment> innermost_first;
-        for (std::size_t i = stack.size() - (is_name ? 1 : 0); i-- > 0;) {
-            const frame& f = stack[i];
-            if (f.object) innermost_first.push_back({std::string((f.object->begin() + (f.next - 1))->key())});
-            else innermost_first.push_back({{}, f.next - 1, true});
-        }
-        const std::string path = json_detail::json_pointer(innermost_first);
-        throw error("the OpenAI request holds text that is not valid UTF-8: " +
-                    std::string(is_name ? "a member name in the object at \"" : "the string at \"") + path +
-                    "\" (" + std::to_string(text.size()) + " bytes) has an invalid byte at offset " +
-                    std::to_string(offset) + "; convert the text to UTF-8 before sending it");
-    };
-    while (!stack.empty()) {
-        frame& top = stack.back();
-        const boost::json::value* child = nullptr;
-        if (top.object && top.next < top.object->size()) {
-            const auto& member = *(top.object->begin() + static_cast<std::ptrdiff_t>(top.next++));
-            if (const std::size_t at = lib_detail::invalid_utf8_offset(member.key()); at != std::string_view::npos)
-                fail(member.key(), at, true);
-            child = &member.value();
-        } else if (top.array && top.next < top.array->size()) {
-            child = &(*top.array)[top.next++];
-        }
-        if (!child) {
-            stack.pop_back();
-        } else if (const auto* text = child->if_string()) {
-            if (const std::size_t at = lib_detail::invalid_utf8_offset(*text); at != std::string_view::npos)
-                fail(*text, at, false);
-        } else if (child->is_object()) {
-            stack.push_back({&child->get_object(), nullptr});
-        } else if (child->is_array()) {
-            stack.push_back({nullptr, &child->get_array()});
-        }
+boost::json::object tool_declaration(const function_tool& tool) {
+    boost::json::object function{{"name", tool.name()}};
+    if (!tool.description().empty()) function["description"] = tool.description();
+    function["parameters"] = tool.parameters();
+    if (tool.strict()) function["strict"] = true;
+    return {{"type", "function"}, {"function", std::move(function)}};
+}
+
+boost::json::value tool_choice_of(const tool_choice& choice, const std::vector<function_tool>& tools) {
+    switch (choice.mode()) {
+    case tool_choice_mode::automatic: return "auto";
+    case tool_choice_mode::none: return "none";
+    case tool_choice_mode::required: return "required";
+    case tool_choice_mode::function: break;
     }
+    const std::string& name = choice.function_name();
+    if (std::none_of(tools.begin(), tools.end(), [&](const function_tool& t) { return t.name() == name; }))
+        throw error("chat_options::tool_choice names the tool \"" + name +
+                    "\", which is not among chat_options::tools");
+    return boost::json::object{{"type", "function"}, {"function", boost::json::object{{"name", name}}}};
+}
+
+void add_tools(boost::json::object& body, const chat_options& options) {
+    if (options.tools.empty()) return; // the API refuses tool_choice and parallel_tool_calls without tools
+    boost::json::array& tools = body["tools"].emplace_array();
+    tools.reserve(options.tools.size());
+    for (std::size_t i = 0; i < options.tools.size(); ++i) {
+        const function_tool& tool = options.tools[i];
+        for (std::size_t j = 0; j < i; ++j)
+            if (options.tools[j].name() == tool.name())
+                throw error("chat_options::tools has two tools named \"" + tool.name() + "\"");
+        tools.push_back(tool_declaration(tool));
+    }
+    if (options.tool_choice) body["tool_choice"] = tool_choice_of(*options.tool_choice, options.tools);
+    if (options.parallel_tool_calls) body["parallel_tool_calls"] = *options.parallel_tool_calls;
+}
+
+/* Throws when a string or member name in `body` is not UTF-8: serialize() would copy the bytes
+   as they are, and the server would reject the body as invalid JSON after a round trip. */
+void require_utf8(const boost::json::object& body) {
+    const auto bad = lib_detail::find_invalid_utf8(body);
+    if (!bad) return;
+    throw error("the OpenAI request holds text that is not valid UTF-8: " +
+                std::string(bad->in_member_name ? "a member name in the object at \"" : "the string at \"") +
+                bad->path + "\" (" + std::to_string(bad->text_size) + " bytes) has an invalid byte at offset " +
+                std::to_string(bad->offset) + "; convert the text to UTF-8 before sending it");
 }
 
 } // namespace
@@ -256,6 +261,9 @@ boost::json::object build_request(std::span<const chat_message> messages, const 
         if (options.additional_properties.contains(reserved))
             throw error(std::string("chat_options::additional_properties cannot set \"") + reserved +
                         "\": the OpenAI client sets it");
+    if (!options.tools.empty() && options.additional_properties.contains("tools"))
+        throw error("chat_options::additional_properties cannot set \"tools\" beside chat_options::tools: "
+                    "declare every tool in chat_options::tools");
 
     boost::json::object body;
     body["model"] = model;
@@ -274,6 +282,7 @@ boost::json::object build_request(std::span<const chat_message> messages, const 
     }
     if (options.seed) body["seed"] = *options.seed;
     if (options.response_format) body["response_format"] = format_of(*options.response_format);
+    add_tools(body, options);
     if (stream) {
         body["stream"] = true;
         body["stream_options"] = boost::json::object{{"include_usage", true}};

@@ -188,6 +188,56 @@ TEST(openai_request, secondary_output_is_not_sent) {
     EXPECT_JSON(build({m}).at("messages"), R"([{"role":"assistant","content":"42"}])");
 }
 
+TEST(openai_request, a_message_of_only_what_is_not_sent_is_left_out) {
+    const function_call_content call("c1", "f", {{"x", 1}});
+    const function_approval_request_content asked("c1", call);
+    chat_message thought(chat_role::assistant(), std::vector<content>{text_reasoning_content("hmm")});
+    chat_message approval(chat_role::assistant(), std::vector<content>{asked});
+    chat_message answer(chat_role::user(), std::vector<content>{asked.reject("no")});
+    EXPECT_JSON(build({user("Hi"), thought, approval, answer, user("Bye")}).at("messages"),
+                R"([{"role":"user","content":"Hi"},{"role":"user","content":"Bye"}])");
+}
+
+TEST(openai_request, tools_are_declared_with_strict_when_their_schema_keeps_the_rules) {
+    const auto tools = forma_openai_test::sample_tools();
+    const auto body = build({user("Hi")}, {.tools = tools});
+    const auto& declared = body.at("tools").as_array();
+    ASSERT_EQ(declared.size(), 3u);
+    // A typed tool: its strict schema, strict on.
+    EXPECT_EQ(declared[0].at("type"), "function");
+    const auto& weather = declared[0].at("function").as_object();
+    EXPECT_EQ(weather.at("name"), "get_weather");
+    EXPECT_EQ(weather.at("description"), "The weather in a city");
+    EXPECT_EQ(weather.at("parameters"), boost::json::value(forma::json_schema<forma_openai_test::city_query>(
+                                            {.dialect = schema_dialect::openai_strict})));
+    EXPECT_EQ(weather.at("strict"), true);
+    // A runtime schema that keeps the rules is strict too; one that does not (minLength, an
+    // optional property) is sent without strict, and a tool without a description has none.
+    EXPECT_EQ(declared[1].at("function").at("strict"), true);
+    EXPECT_JSON(declared[2], R"({"type":"function","function":{"name":"search","parameters":)"
+                             R"({"type":"object","properties":{"q":{"type":"string","minLength":1}}}}})");
+    EXPECT_FALSE(body.contains("tool_choice"));
+    EXPECT_FALSE(body.contains("parallel_tool_calls"));
+}
+
+TEST(openai_request, tool_choice_and_parallel_calls) {
+    const auto tools = forma_openai_test::sample_tools();
+    EXPECT_EQ(build({user("Hi")}, {.tools = tools, .tool_choice = tool_choice::automatic()}).at("tool_choice"),
+              "auto");
+    EXPECT_EQ(build({user("Hi")}, {.tools = tools, .tool_choice = tool_choice::none()}).at("tool_choice"), "none");
+    EXPECT_EQ(build({user("Hi")}, {.tools = tools, .tool_choice = tool_choice::required()}).at("tool_choice"),
+              "required");
+    EXPECT_JSON(build({user("Hi")}, {.tools = tools, .tool_choice = tool_choice::function("get_time")})
+                    .at("tool_choice"),
+                R"({"type":"function","function":{"name":"get_time"}})");
+    EXPECT_EQ(build({user("Hi")}, {.tools = tools, .parallel_tool_calls = false}).at("parallel_tool_calls"), false);
+    // Without tools the API refuses both: they are left out.
+    const auto bare = build({user("Hi")}, {.tool_choice = tool_choice::none(), .parallel_tool_calls = true});
+    EXPECT_FALSE(bare.contains("tools"));
+    EXPECT_FALSE(bare.contains("tool_choice"));
+    EXPECT_FALSE(bare.contains("parallel_tool_calls"));
+}
+
 TEST(openai_request, additional_properties_are_merged_last_and_win) {
     chat_options o{.temperature = 0.5};
     o.additional_properties = {{"temperature", 1.5}, {"user", "u1"}, {"max_tokens", 10}};
@@ -243,6 +293,24 @@ TEST(openai_request, requests_that_cannot_be_expressed_are_errors) {
               }),
               "an OpenAI user message cannot hold data of media type \"text/csv\" (images, WAV and MP3 "
               "audio and PDF only)");
+    EXPECT_EQ(error_of([] {
+                  auto tools = forma_openai_test::sample_tools();
+                  tools.push_back(tools.front());
+                  build({user("x")}, {.tools = tools});
+              }),
+              "chat_options::tools has two tools named \"get_weather\"");
+    EXPECT_EQ(error_of([] {
+                  build({user("x")}, {.tools = forma_openai_test::sample_tools(),
+                                      .tool_choice = tool_choice::function("get_wether")});
+              }),
+              "chat_options::tool_choice names the tool \"get_wether\", which is not among chat_options::tools");
+    EXPECT_EQ(error_of([] {
+                  chat_options o{.tools = forma_openai_test::sample_tools()};
+                  o.additional_properties = {{"tools", boost::json::array()}};
+                  build({user("x")}, o);
+              }),
+              "chat_options::additional_properties cannot set \"tools\" beside chat_options::tools: declare every "
+              "tool in chat_options::tools");
     EXPECT_EQ(error_of([] { build({chat_message(chat_role::tool(), "42")}); }),
               "an OpenAI tool message needs a function_result_content (the call id it answers); put the "
               "tool's output there instead of in text");

@@ -7,6 +7,7 @@
 
 #include <forma/agent/chat_options.hpp>
 #include <forma/model.hpp>
+#include <forma/tools/make_tool.hpp>
 
 #include <boost/describe/class.hpp>
 #include <boost/json/parse.hpp>
@@ -24,6 +25,25 @@ struct weather_report {
     std::optional<std::string> summary;
 };
 BOOST_DESCRIBE_STRUCT(weather_report, (), (city, temperature_c, summary))
+
+struct city_query {
+    std::string city;
+    std::optional<std::string> units;
+    std::vector<std::string> days;
+};
+BOOST_DESCRIBE_STRUCT(city_query, (), (city, units, days))
+
+/// A typed tool (strict), a runtime-schema tool that keeps the strict rules, and one that does not.
+inline std::vector<forma::function_tool> sample_tools() {
+    return {forma::make_tool("get_weather", "The weather in a city", [](const city_query&) { return 21.5; }),
+            forma::make_tool("get_time", "The time in a zone",
+                             R"({"type":"object","properties":{"zone":{"type":"string"}},"required":["zone"],)"
+                             R"("additionalProperties":false})",
+                             [](const boost::json::value&) { return std::string("12:00"); }),
+            forma::make_tool("search", "",
+                             R"({"type":"object","properties":{"q":{"type":"string","minLength":1}}})",
+                             [](boost::json::value) {})};
+}
 
 struct request_case {
     std::string name;
@@ -152,6 +172,26 @@ inline std::vector<request_case> request_cases() {
         add("assistant_with_reasoning", {user("Answer?"), thought, user("Why?")});
     }
     add("unicode", {user("Grüße, 你好, 🚀 \"quoted\" \\ back\nslash")});
+    {
+        const auto tools = sample_tools();
+        add("tools", {user("Weather in Oslo?")}, {.tools = tools});
+        add("tools_streaming", {user("Weather in Oslo?")}, {.tools = tools}, true);
+        add("tool_choice_auto", {user("Hi")}, {.tools = tools, .tool_choice = tool_choice::automatic()});
+        add("tool_choice_none", {user("Hi")}, {.tools = tools, .tool_choice = tool_choice::none()});
+        add("tool_choice_required", {user("Hi")},
+            {.tools = tools, .tool_choice = tool_choice::required(), .parallel_tool_calls = false});
+        add("tool_choice_named", {user("Hi")},
+            {.tools = tools, .tool_choice = tool_choice::function("get_time"), .parallel_tool_calls = true});
+        add("tools_with_a_format", {user("Weather report for Oslo")},
+            {.response_format = response_format::for_type<weather_report>(), .tools = tools}, true);
+        chat_message asked(chat_role::assistant(),
+                           std::vector<content>{function_approval_request_content(
+                               "call_9", function_call_content("call_9", "get_time", {{"zone", "UTC"}}))});
+        chat_message answered(chat_role::user(), std::vector<content>{
+                                                     std::get<function_approval_request_content>(asked.contents[0])
+                                                         .approve()});
+        add("approval_contents_are_not_sent", {user("Time?"), asked, answered, user("Go on")}, {.tools = tools});
+    }
     {
         chat_options o;
         o.additional_properties = {{"user", "user-1234"},

@@ -3,6 +3,8 @@
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/response_format.hpp>
 #include <forma/telemetry/trace_parent.hpp>
+#include <forma/tools/function_tool.hpp>
+#include <forma/tools/tool_choice.hpp>
 
 #include <boost/json/object.hpp>
 
@@ -13,8 +15,8 @@
 
 namespace forma {
 
-/** What a chat client is asked to do beyond the messages: model, sampling and
-    the response format. Unset members leave the provider's default.
+/** What a chat client is asked to do beyond the messages: model, sampling, the
+    response format and the tools. Unset members leave the provider's default.
 */
 struct chat_options {
     std::string model{};
@@ -26,6 +28,15 @@ struct chat_options {
     std::vector<std::string> stop_sequences{};
     std::optional<std::int64_t> seed{};
     std::optional<forma::response_format> response_format{};
+    /** Functions the model may call. A chat client sends their declarations; a
+        function_invoking_chat_client (which chat_client_agent uses whenever tools
+        are present) also runs the calls. Names are unique.
+    */
+    std::vector<function_tool> tools{};
+    /// Whether and which tools the model must call; sent only with tools.
+    std::optional<forma::tool_choice> tool_choice{};
+    /// Whether the model may call several tools in one turn; sent only with tools.
+    std::optional<bool> parallel_tool_calls{};
     /// Resumes or polls a background response.
     std::optional<forma::continuation_token> continuation_token{};
     /// Lets the provider answer with a continuation token instead of waiting.
@@ -41,8 +52,9 @@ struct chat_options {
 };
 
 /** `overrides` applied on top of `base`: every set member of `overrides` wins,
-    instructions are joined base-first with a blank line, stop sequences and
-    additional properties are merged (overrides win on equal names).
+    instructions are joined base-first with a blank line, stop sequences, tools
+    and additional properties are merged (overrides win on equal names: a tool
+    of `overrides` replaces the one of `base` with its name, in its place).
 */
 chat_options merge(const chat_options& base, const chat_options& overrides);
 

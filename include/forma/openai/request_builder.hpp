@@ -24,8 +24,8 @@ namespace forma::openai {
       as `input_audio`, `application/pdf` data as `file`. An assistant's
       refusal_content is its `refusal`, its function_call_contents its
       `tool_calls`; each function_result_content becomes a `tool` message
-      answering its call id. Reasoning, usage, error and unknown contents are
-      not sent. An author name becomes `name` when it is one the API accepts
+      answering its call id. Reasoning, usage, error, approval and unknown
+      contents are not sent, nor a message that holds nothing else. An author name becomes `name` when it is one the API accepts
       (`^[A-Za-z0-9_-]{1,64}$`), else it is left out.
     - `temperature`, `top_p`, `seed`, `stop` as they are;
       `max_output_tokens` as `max_completion_tokens` (`max_tokens` is
@@ -34,6 +34,11 @@ namespace forma::openai {
     - `response_format`: `{"type":"text"}`, `{"type":"json_object"}`, or
       `{"type":"json_schema","json_schema":{name, description?, schema, strict?}}`
       with the caller's schema unchanged.
+    - `tools` (when there are any): each as `{"type":"function","function":
+      {name, description?, parameters, "strict": true when the parameters keep
+      OpenAI's strict rules}}`, then `tool_choice` ("auto", "none", "required"
+      or `{"type":"function","function":{"name"}}`) and `parallel_tool_calls`
+      when set. Without tools neither is sent: the API refuses them.
     - with `stream`: `"stream": true` and `"stream_options": {"include_usage": true}`.
     - `additional_properties` last, replacing members of the same name, except
       `messages` and `stream`, which belong to the client.
@@ -42,8 +47,9 @@ namespace forma::openai {
     send, content that has no place in an OpenAI message (an image in a system
     message, a URI that is not an image, a tool message without a
     function_result_content), an unknown role, more than 4 stop sequences, a
-    continuation token (Chat Completions cannot resume a response), or an
-    additional property named `messages` or `stream`.
+    continuation token (Chat Completions cannot resume a response), two tools
+    of one name, a tool_choice naming a tool not offered, an additional property
+    named `messages` or `stream`, or one named `tools` beside chat_options::tools.
 */
 boost::json::object build_request(std::span<const chat_message> messages, const chat_options& options,
                                   std::string_view default_model, bool stream);
