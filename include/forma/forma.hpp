@@ -8,3 +8,4 @@
 #include <forma/model.hpp>
 #include <forma/openai.hpp>
 #include <forma/telemetry.hpp>
+#include <forma/tools.hpp>

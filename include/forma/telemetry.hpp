@@ -12,4 +12,5 @@
 #include <forma/telemetry/otlp_json.hpp>
 #include <forma/telemetry/span_context.hpp>
 #include <forma/telemetry/span_data.hpp>
+#include <forma/telemetry/tool_span.hpp>
 #include <forma/telemetry/trace_parent.hpp>

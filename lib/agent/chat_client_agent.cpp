@@ -5,8 +5,13 @@
 namespace forma {
 
 chat_client_agent::chat_client_agent(chat_client& client, chat_client_agent_options options)
-    : client_(client), options_(std::move(options)) {
+    : client_(client), options_(std::move(options)), invoking_(client, options_.function_invocation) {
     if (options_.id.empty()) options_.id = make_unique_id();
+    if (!options_.tools.empty()) {
+        forma::chat_options tools;
+        tools.tools = options_.tools;
+        options_.chat_options = merge(options_.chat_options, tools);
+    }
     if (!options_.instructions.empty())
         options_.chat_options.instructions =
             options_.chat_options.instructions.empty()
@@ -37,9 +42,22 @@ void chat_client_agent::claim(agent_response<>& response) const {
     response.agent_id = options_.id;
 }
 
+namespace {
+
+// Whether the update adds to a message's contents (usage goes to the response instead).
+bool carries_contents(const agent_response_update& update) noexcept {
+    for (const content& c : update.contents)
+        if (!std::holds_alternative<usage_content>(c)) return true;
+    return false;
+}
+
+} // namespace
+
 void chat_client_agent::claim(agent_response_update& update) const {
-    if (update.author_name.empty() && (!update.role || *update.role == chat_role::assistant()))
-        update.author_name = options_.name;
+    // An update without a role continues the message before it: claimed only when it adds to
+    // it, so that a trailing usage update never names the agent as the author of a tool message.
+    const bool assistant = update.role ? *update.role == chat_role::assistant() : carries_contents(update);
+    if (update.author_name.empty() && assistant) update.author_name = options_.name;
     update.agent_id = options_.id;
 }
 
@@ -55,6 +73,15 @@ std::vector<chat_message> conversation(const agent_session& session,
     return all;
 }
 
+bool holds_approvals(const std::vector<chat_message>& messages) noexcept {
+    for (const chat_message& m : messages)
+        for (const content& c : m.contents)
+            if (std::holds_alternative<function_approval_request_content>(c) ||
+                std::holds_alternative<function_approval_response_content>(c))
+                return true;
+    return false;
+}
+
 void remember(agent_session& session, std::vector<chat_message>&& messages,
               const std::vector<chat_message>& answer) {
     for (auto& m : messages) session.history.push_back(std::move(m));
@@ -63,11 +90,17 @@ void remember(agent_session& session, std::vector<chat_message>&& messages,
 
 } // namespace
 
+bool chat_client_agent::uses_loop(const forma::chat_options& request, const agent_session& session,
+                                  const std::vector<chat_message>& messages) {
+    return !request.tools.empty() || holds_approvals(messages) || holds_approvals(session.history);
+}
+
 boost::asio::awaitable<agent_response<>>
 chat_client_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
                             agent_run_options options) {
-    agent_response<> response =
-        co_await client_.get_response(conversation(*session, messages), effective_chat_options(options));
+    forma::chat_options request = effective_chat_options(options);
+    chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
+    agent_response<> response = co_await target.get_response(conversation(*session, messages), std::move(request));
     claim(response);
     remember(*session, std::move(messages), response.messages);
     co_return response;
@@ -103,8 +136,9 @@ private:
 update_stream chat_client_agent::run_streaming_core(std::vector<chat_message> messages,
                                                     std::shared_ptr<agent_session> session,
                                                     agent_run_options options) {
-    update_stream inner =
-        client_.get_streaming_response(conversation(*session, messages), effective_chat_options(options));
+    forma::chat_options request = effective_chat_options(options);
+    chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
+    update_stream inner = target.get_streaming_response(conversation(*session, messages), std::move(request));
     return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(inner),
                                                                          std::move(messages),
                                                                          std::move(session)));

@@ -51,4 +51,19 @@ inline std::size_t invalid_utf8_offset(std::string_view s) noexcept {
     return std::string_view::npos;
 }
 
+/// `s` with each byte that does not start valid UTF-8 replaced by U+FFFD: text from anywhere,
+/// made fit to go into JSON that must stay valid.
+inline std::string valid_utf8(std::string_view s) {
+    std::size_t bad = invalid_utf8_offset(s);
+    if (bad == std::string_view::npos) return std::string(s);
+    std::string out;
+    out.reserve(s.size() + 8);
+    while (bad != std::string_view::npos) {
+        out.append(s.substr(0, bad)).append("\xEF\xBF\xBD");
+        s.remove_prefix(bad + 1);
+        bad = invalid_utf8_offset(s);
+    }
+    return out.append(s);
+}
+
 } // namespace forma::lib_detail

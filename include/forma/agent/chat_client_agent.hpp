@@ -4,6 +4,8 @@
 #include <forma/agent/chat_client.hpp>
 #include <forma/agent/chat_options.hpp>
 #include <forma/model/response_format.hpp>
+#include <forma/tools/function_invoking_chat_client.hpp>
+#include <forma/tools/function_tool.hpp>
 
 #include <optional>
 #include <string>
@@ -22,11 +24,22 @@ struct chat_client_agent_options {
     forma::chat_options chat_options{};
     /// The answer format of every run, unless a run sets its own (run<T> always does).
     std::optional<forma::response_format> response_format{};
+    /** Tools for every run, with `chat_options.tools`; a run's chat options may add
+        more, and replace one of the same name.
+    */
+    std::vector<function_tool> tools{};
+    /// The tool loop's limits, for runs with tools.
+    function_invocation_options function_invocation{};
 };
 
 /** The agent over a chat client: sends the session's history and the new
     messages with the agent's instructions and options, keeps the conversation
     in the session, and names itself as the author of its answers.
+
+    A run with tools (the agent's or its own) goes through a
+    function_invoking_chat_client over the client, which runs the calls the model
+    makes; so does a run whose messages answer approval requests. The session
+    keeps the whole exchange: calls, results, approval requests and answers.
 
         forma::chat_client_agent agent(client, {.name = "assistant",
                                                 .instructions = "You are a helpful assistant."});
@@ -64,9 +77,13 @@ private:
     /// Marks the answer as this agent's: author name and agent id.
     void claim(agent_response<>& response) const;
     void claim(agent_response_update& update) const;
+    /// Whether a run goes through the tool loop: it has tools, or approvals to settle.
+    static bool uses_loop(const forma::chat_options& request, const agent_session& session,
+                          const std::vector<chat_message>& messages);
 
     chat_client& client_;
     chat_client_agent_options options_;
+    function_invoking_chat_client invoking_;
 
     class streaming_run;
 };

@@ -65,6 +65,11 @@ private:
     (with the path), refusal_error or output_truncated_error. It throws a
     json_error as soon as the text cannot become a T. Leaving early destroys the
     inner stream, which cancels the run.
+
+    With tools, each turn of the model after the tools' results is read afresh:
+    the snapshot shows the turn being streamed, and the final T is the last
+    turn's answer. Text the model writes beside its calls must then be JSON of
+    a T too (with a JSON Schema response format, models write none).
 */
 template <class T>
 class structured_update_stream {
@@ -81,19 +86,26 @@ public:
         if (state_->finished) co_return std::nullopt;
         std::optional<agent_response_update> update = co_await inner_.next();
         if (update) {
+            // Tool results end a turn: the model's next text is a new answer, read afresh.
+            if (update->role == chat_role::tool()) state_->turn_ended = true;
             // Only the assistant's text is the answer (not reasoning, not refusals).
             if (!update->role || *update->role == chat_role::assistant())
                 for (const auto& content : update->contents)
-                    if (const auto* text = std::get_if<text_content>(&content))
-                        if (!state_->reader.feed(text->text)) {
-                            state_->finished = true;
-                            throw state_->reader.error();
+                    if (const auto* text = std::get_if<text_content>(&content)) {
+                        if (state_->turn_ended) {
+                            state_->reader.emplace(state_->wrapped);
+                            state_->turn_ended = false;
                         }
+                        if (!state_->reader->feed(text->text)) {
+                            state_->finished = true;
+                            throw state_->reader->error();
+                        }
+                    }
             state_->builder.add(*update);
-            co_return structured_update<T>(std::move(*update), state_->reader.get());
+            co_return structured_update<T>(std::move(*update), state_->reader->get());
         }
         state_->finished = true;
-        co_return structured_update<T>(state_->reader.get(), final_response());
+        co_return structured_update<T>(state_->reader->get(), final_response());
     }
 
     /// next() for any completion token; the handler gets (std::exception_ptr, std::optional<structured_update<T>>).
@@ -110,7 +122,7 @@ private:
         std::string_view text;
         std::string storage;
         if (auto error = detail::structured_output_text(response, text, storage)) std::rethrow_exception(error);
-        auto value = text == state_->reader.text() ? state_->reader.finish()
+        auto value = text == state_->reader->text() ? state_->reader->finish()
                      : state_->wrapped            ? json_detail::try_read_wrapped<T>(text, {})
                                                   : try_from_json<T>(text);
         if (!value) throw value.error();
@@ -119,10 +131,11 @@ private:
     }
 
     struct state {
-        explicit state(bool wrapped_answer) : wrapped(wrapped_answer), reader(wrapped_answer) {}
+        explicit state(bool wrapped_answer) : wrapped(wrapped_answer) { reader.emplace(wrapped_answer); }
         bool wrapped;
-        partial_reader<T> reader;
+        std::optional<partial_reader<T>> reader; // made anew for each turn, in the same place
         agent_response_builder builder;
+        bool turn_ended = false;
         bool finished = false;
     };
 

@@ -33,6 +33,12 @@ inline constexpr std::string_view input_messages = "gen_ai.input.messages";
 inline constexpr std::string_view output_messages = "gen_ai.output.messages";
 inline constexpr std::string_view system_instructions = "gen_ai.system_instructions";
 inline constexpr std::string_view token_type = "gen_ai.token.type";
+inline constexpr std::string_view tool_name = "gen_ai.tool.name";
+inline constexpr std::string_view tool_call_id = "gen_ai.tool.call.id";
+inline constexpr std::string_view tool_type = "gen_ai.tool.type";
+inline constexpr std::string_view tool_description = "gen_ai.tool.description";
+inline constexpr std::string_view tool_call_arguments = "gen_ai.tool.call.arguments";
+inline constexpr std::string_view tool_call_result = "gen_ai.tool.call.result";
 inline constexpr std::string_view server_address = "server.address";
 inline constexpr std::string_view server_port = "server.port";
 inline constexpr std::string_view error_type = "error.type";
@@ -41,6 +47,7 @@ inline constexpr std::string_view error_type = "error.type";
 namespace operation {
 inline constexpr std::string_view invoke_agent = "invoke_agent";
 inline constexpr std::string_view chat = "chat";
+inline constexpr std::string_view execute_tool = "execute_tool";
 } // namespace operation
 
 /// The advised bucket boundaries of the duration metrics (seconds).

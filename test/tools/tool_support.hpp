@@ -1,0 +1,138 @@
+#pragma once
+// What the tool loop tests share: tools, scripted turns, and running a coroutine to its end.
+
+#include <forma/agent/chat_client_agent.hpp>
+#include <forma/model/agent_response_builder.hpp>
+#include <forma/reflect/field_info.hpp>
+#include <forma/testing/scripted_chat_client.hpp>
+#include <forma/tools.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/describe.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value_from.hpp>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tool_test {
+
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+
+struct weather_query {
+    std::string city;
+};
+BOOST_DESCRIBE_STRUCT(weather_query, (), (city))
+
+struct forecast {
+    std::string city;
+    double celsius = 0;
+    bool operator==(const forecast&) const = default;
+};
+BOOST_DESCRIBE_STRUCT(forecast, (), (city, celsius))
+
+inline boost::json::value json(std::string_view text) { return boost::json::parse(text); }
+
+/// A call as a provider sends it: the arguments text kept as the raw representation.
+inline forma::function_call_content call(std::string id, std::string name, std::string arguments) {
+    forma::function_call_content c(id, name);
+    boost::system::error_code ec;
+    auto parsed = boost::json::parse(arguments, ec);
+    if (!ec && parsed.is_object()) c.arguments = parsed.as_object();
+    c.raw_representation = boost::json::object{
+        {"id", id}, {"type", "function"}, {"function", boost::json::object{{"name", name}, {"arguments", arguments}}}};
+    return c;
+}
+
+/// A model turn that calls tools.
+inline forma::agent_response<> calls_turn(std::vector<forma::function_call_content> calls, std::string id = "turn-1") {
+    forma::chat_message m(forma::chat_role::assistant(), std::vector<forma::content>(calls.begin(), calls.end()));
+    m.message_id = id;
+    forma::agent_response<> r(std::move(m));
+    r.response_id = id;
+    r.finish_reason = forma::finish_reason::tool_calls();
+    r.usage = forma::usage_details{.input_token_count = 10, .output_token_count = 2};
+    return r;
+}
+
+/// A model turn that answers.
+inline forma::agent_response<> answer_turn(std::string text, std::string id = "turn-2") {
+    forma::chat_message m(forma::chat_role::assistant(), std::move(text));
+    m.message_id = id;
+    forma::agent_response<> r(std::move(m));
+    r.response_id = id;
+    r.finish_reason = forma::finish_reason::stop();
+    r.usage = forma::usage_details{.input_token_count = 20, .output_token_count = 5};
+    return r;
+}
+
+/// The results in a message, by call id order.
+inline std::vector<forma::function_result_content> results_of(const forma::chat_message& m) {
+    std::vector<forma::function_result_content> out;
+    for (const auto& c : m.contents)
+        if (const auto* r = std::get_if<forma::function_result_content>(&c)) out.push_back(*r);
+    return out;
+}
+
+/// The one result in the last tool message of a request sent to the model.
+inline forma::function_result_content last_result(const std::vector<forma::chat_message>& sent) {
+    for (auto it = sent.rbegin(); it != sent.rend(); ++it)
+        if (it->role == forma::chat_role::tool()) return results_of(*it).at(0);
+    throw std::logic_error("no tool message was sent");
+}
+
+/// A response without its raw representations: a stream keeps none of the whole body.
+inline forma::agent_response<> without_raw(forma::agent_response<> r) {
+    r.raw_representation = nullptr;
+    for (auto& m : r.messages)
+        for (auto& c : m.contents)
+            if (!std::holds_alternative<forma::function_call_content>(c)) forma::metadata_of(c).raw_representation = nullptr;
+    return r;
+}
+
+inline std::string json_text(const forma::agent_response<>& r) {
+    return boost::json::serialize(boost::json::value_from(r));
+}
+
+class fixture : public ::testing::Test {
+protected:
+    /// Runs `operation` to its end; fails the test rather than hang.
+    template <class T>
+    T run(asio::awaitable<T> operation, std::chrono::seconds limit = std::chrono::seconds(20)) {
+        std::optional<T> result;
+        std::exception_ptr failure;
+        bool done = false;
+        asio::co_spawn(io, std::move(operation), [&](std::exception_ptr e, T value) {
+            done = true;
+            failure = e;
+            if (!e) result.emplace(std::move(value));
+        });
+        io.restart();
+        const auto end = std::chrono::steady_clock::now() + limit;
+        while (!done && std::chrono::steady_clock::now() < end) io.run_one_for(10ms);
+        if (!done) throw std::runtime_error("the operation did not end within its limit (hang)");
+        if (failure) std::rethrow_exception(failure);
+        return std::move(*result);
+    }
+
+    /// Every update of a stream, read to its end.
+    static asio::awaitable<std::vector<forma::agent_response_update>> drain(forma::update_stream stream) {
+        std::vector<forma::agent_response_update> updates;
+        while (auto update = co_await stream.next()) updates.push_back(std::move(*update));
+        co_return updates;
+    }
+
+    asio::io_context io;
+    forma::testing::scripted_chat_client model{io.get_executor()};
+};
+
+} // namespace tool_test
