@@ -6,6 +6,7 @@
 
 #include "agent_test_support.hpp"
 
+#include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 #include <boost/json/value_to.hpp>
 #include <gtest/gtest.h>
@@ -178,6 +179,30 @@ TEST_F(agent_core, streaming_yields_claimed_updates_and_stores_the_merged_answer
     ASSERT_EQ(session->history.size(), 2u);
     EXPECT_EQ(session->history[1].text(), "Hello");
     EXPECT_TRUE(client.requests().at(0).streaming);
+}
+
+TEST_F(agent_core, a_streamed_run_merges_into_what_the_whole_run_returns) {
+    // A response with a time on the response only, a trailing tool message and usage: the
+    // stream's header and trailer updates carry no contents and must not become (or name the
+    // author of) a message.
+    forma::agent_response<> script(std::vector<forma::chat_message>{
+        forma::chat_message(chat_role::assistant(), std::vector<forma::content>{forma::function_call_content("c", "f")}),
+        forma::chat_message(chat_role::tool(), std::vector<forma::content>{forma::function_result_content("c", 1)})});
+    script.response_id = "r1";
+    script.created_at = std::chrono::system_clock::time_point(std::chrono::seconds(1700000000));
+    script.finish_reason = forma::finish_reason::stop();
+    script.usage = forma::usage_details{.input_token_count = 3};
+    chat_client_agent agent(client, {.name = "streamer"});
+    client.add_response(script);
+    client.add_response(script);
+    const auto whole = run_to_completion(io, agent.run("hi"));
+    const auto streamed = forma::to_agent_response(run_to_completion(io, drain(agent.run_streaming("hi"))));
+    EXPECT_EQ(streamed, whole) << boost::json::serialize(boost::json::value_from(streamed)) << "\n"
+                               << boost::json::serialize(boost::json::value_from(whole));
+    ASSERT_EQ(whole.messages.size(), 2u);
+    EXPECT_EQ(whole.messages[0].author_name, "streamer");
+    EXPECT_EQ(whole.messages[1].author_name, "");
+    EXPECT_FALSE(whole.messages[0].created_at);
 }
 
 TEST_F(agent_core, leaving_a_stream_early_cancels_its_producer) {
