@@ -134,12 +134,10 @@ prepared_conversation prepare_conversation(std::vector<chat_message> messages) {
     return out;
 }
 
-void place_results(std::vector<chat_message>& messages, const approval_group& group,
-                   std::vector<function_result_content> results) {
+void place_results(std::vector<chat_message>& messages, const approval_group& group, chat_message results) {
     std::size_t at = group.message + 1;
     while (at < messages.size() && is_tool_message(messages[at])) ++at;
-    std::vector<content> contents(std::make_move_iterator(results.begin()), std::make_move_iterator(results.end()));
-    messages.insert(messages.begin() + static_cast<std::ptrdiff_t>(at), chat_message(chat_role::tool(), std::move(contents)));
+    messages.insert(messages.begin() + static_cast<std::ptrdiff_t>(at), std::move(results));
 }
 
 void ask_approval(std::vector<chat_message>& messages) {

@@ -50,9 +50,9 @@ public:
         for (const approval_group& group : prepared_.pending) results.push_back(co_await resolve(group));
         std::vector<chat_message> tool_messages;
         for (std::size_t i = prepared_.pending.size(); i-- > 0;) {
-            std::vector<content> contents(results[i].begin(), results[i].end());
-            tool_messages.insert(tool_messages.begin(), chat_message(chat_role::tool(), std::move(contents)));
-            tools_detail::place_results(prepared_.messages, prepared_.pending[i], std::move(results[i]));
+            chat_message message = tool_message(std::move(results[i]));
+            tools_detail::place_results(prepared_.messages, prepared_.pending[i], message);
+            tool_messages.insert(tool_messages.begin(), std::move(message));
         }
         prepared_.pending.clear();
         co_return tool_messages;
@@ -86,12 +86,23 @@ public:
         if (request_.tool_choice && (request_.tool_choice->mode() == tool_choice_mode::required ||
                                      request_.tool_choice->mode() == tool_choice_mode::function))
             request_.tool_choice = tool_choice::automatic();
-        chat_message message(chat_role::tool(), std::vector<content>(results.begin(), results.end()));
-        prepared_.messages.push_back(message);
-        co_return message;
+        co_return remember(tool_message(std::move(results)));
     }
 
 private:
+    static chat_message tool_message(std::vector<function_result_content> results) {
+        std::vector<content> contents;
+        contents.reserve(results.size());
+        for (function_result_content& r : results) contents.emplace_back(std::move(r));
+        return chat_message(chat_role::tool(), std::move(contents));
+    }
+
+    // Adds a copy to the conversation and hands the message back.
+    chat_message remember(chat_message message) {
+        prepared_.messages.push_back(message);
+        return message;
+    }
+
     boost::asio::awaitable<std::vector<function_result_content>> resolve(const approval_group& group) {
         std::vector<function_call_content> approved;
         for (const pending_approval& p : group.calls)
