@@ -38,6 +38,46 @@ std::string chunk_event(const answer_meta& meta, json::object delta, json::value
 
 bool is_continuation(char c) noexcept { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
+// `text` in pieces of at most `size` bytes that never cut a UTF-8 sequence (a longer sequence
+// is a piece of its own).
+std::vector<std::string_view> pieces(std::string_view text, std::size_t size) {
+    std::vector<std::string_view> out;
+    size = std::max<std::size_t>(size, 1);
+    for (std::size_t pos = 0; pos < text.size();) {
+        std::size_t end = std::min(text.size(), pos + size);
+        while (end > pos && end < text.size() && is_continuation(text[end])) --end;
+        if (end == pos) {
+            end = pos + 1;
+            while (end < text.size() && is_continuation(text[end])) ++end;
+        }
+        out.push_back(text.substr(pos, end - pos));
+        pos = end;
+    }
+    return out;
+}
+
+// The finish chunk, the usage-only chunk when there is usage, and [DONE].
+void finish_stream(std::vector<std::string>& events, const answer_meta& meta, std::string_view finish_reason,
+                   const word_usage* usage) {
+    events.push_back(chunk_event(meta, {}, json::string(finish_reason)));
+    if (usage) {
+        json::object chunk = chunk_object(meta);
+        chunk["choices"] = json::array{};
+        chunk["usage"] = usage_object(*usage);
+        events.push_back(event(chunk));
+    }
+    events.emplace_back("data: [DONE]\n\n");
+}
+
+std::string completion_with(const answer_meta& meta, json::object message, std::string_view finish_reason,
+                            const word_usage& usage) {
+    json::object body{{"id", meta.id}, {"object", "chat.completion"}, {"created", meta.created}, {"model", meta.model}};
+    body["choices"] = json::array{json::object{
+        {"index", 0}, {"message", std::move(message)}, {"logprobs", nullptr}, {"finish_reason", finish_reason}}};
+    body["usage"] = usage_object(usage);
+    return json::serialize(body);
+}
+
 // The text of a message's content: a string, or the text parts of an array (space-joined,
 // so that words of adjacent parts stay apart).
 std::string content_text(const json::value* content) {
@@ -62,6 +102,61 @@ scripted_reply bad_request(std::string_view message) {
     return scripted_reply::error(400, "invalid_request_error", message);
 }
 
+struct offered_tool {
+    std::string name;
+    const json::object* parameters = nullptr; // null: the tool takes no arguments
+};
+
+// The function tools a request offers, in order.
+std::vector<offered_tool> offered_tools(const json::object& request) {
+    std::vector<offered_tool> out;
+    const json::value* tools = request.if_contains("tools");
+    if (!tools || !tools->is_array()) return out;
+    for (const json::value& tool : tools->get_array()) {
+        const json::object* t = tool.if_object();
+        const json::value* function = t ? t->if_contains("function") : nullptr;
+        const json::object* f = function ? function->if_object() : nullptr;
+        const json::value* name = f ? f->if_contains("name") : nullptr;
+        if (!name || !name->is_string()) continue;
+        const json::value* parameters = f->if_contains("parameters");
+        out.push_back({std::string(name->get_string()), parameters ? parameters->if_object() : nullptr});
+    }
+    return out;
+}
+
+// The tools the generated turn calls: none when the request offers none, forbids them, or
+// ends with a tool's result (the model answers then).
+std::vector<const offered_tool*> tools_to_call(const json::object& request, const std::vector<offered_tool>& offered,
+                                               const json::array& messages, std::size_t per_turn, std::string& error) {
+    std::vector<const offered_tool*> out;
+    if (offered.empty()) return out;
+    if (!messages.empty())
+        if (const json::object* last = messages.back().if_object())
+            if (const json::value* role = last->if_contains("role"); role && *role == "tool") return out;
+    std::size_t count = std::max<std::size_t>(per_turn, 1);
+    if (const json::value* parallel = request.if_contains("parallel_tool_calls"); parallel && *parallel == false)
+        count = 1;
+    const json::value* choice = request.if_contains("tool_choice");
+    if (choice && *choice == "none") return out;
+    if (const json::object* named = choice ? choice->if_object() : nullptr) {
+        const json::value* function = named->if_contains("function");
+        const json::value* name = function && function->is_object() ? function->get_object().if_contains("name") : nullptr;
+        for (const offered_tool& tool : offered)
+            if (name && name->is_string() && tool.name == name->get_string()) return {&tool};
+        error = "tool_choice names a function that is not among the tools.";
+        return out;
+    }
+    for (std::size_t i = 0; i < offered.size() && out.size() < count; ++i) out.push_back(&offered[i]);
+    return out;
+}
+
+// The first half of `text`, never cutting a UTF-8 sequence: JSON that ends too soon.
+std::string cut_short(const std::string& text) {
+    std::size_t end = text.size() / 2;
+    while (end > 0 && is_continuation(text[end])) --end;
+    return text.substr(0, std::max<std::size_t>(end, 1));
+}
+
 } // namespace
 
 std::int64_t unix_now() noexcept {
@@ -83,39 +178,67 @@ std::size_t count_words(std::string_view text) noexcept {
 std::string completion_body(const answer_meta& meta, std::string_view content, std::string_view finish_reason,
                             const word_usage& usage) {
     json::object message{{"role", "assistant"}, {"content", content}, {"refusal", nullptr}};
-    json::object body{{"id", meta.id},
-                      {"object", "chat.completion"},
-                      {"created", meta.created},
-                      {"model", meta.model}};
-    body["choices"] = json::array{json::object{
-        {"index", 0}, {"message", std::move(message)}, {"logprobs", nullptr}, {"finish_reason", finish_reason}}};
-    body["usage"] = usage_object(usage);
-    return json::serialize(body);
+    return completion_with(meta, std::move(message), finish_reason, usage);
 }
 
 std::vector<std::string> stream_events(const answer_meta& meta, std::string_view content, std::size_t delta_size,
                                        std::string_view finish_reason, const word_usage* usage) {
     std::vector<std::string> events;
     events.push_back(chunk_event(meta, {{"role", "assistant"}, {"content", ""}}, nullptr));
-    delta_size = std::max<std::size_t>(delta_size, 1);
-    for (std::size_t pos = 0; pos < content.size();) {
-        std::size_t end = std::min(content.size(), pos + delta_size);
-        while (end > pos && end < content.size() && is_continuation(content[end])) --end;
-        if (end == pos) { // a sequence longer than delta_size: send it whole
-            end = pos + 1;
-            while (end < content.size() && is_continuation(content[end])) ++end;
+    for (std::string_view piece : pieces(content, delta_size))
+        events.push_back(chunk_event(meta, {{"content", piece}}, nullptr));
+    finish_stream(events, meta, finish_reason, usage);
+    return events;
+}
+
+std::string tool_calls_body(const answer_meta& meta, const std::vector<scripted_tool_call>& calls,
+                            std::string_view content, const word_usage& usage) {
+    json::array tool_calls;
+    for (const scripted_tool_call& call : calls)
+        tool_calls.push_back(json::object{
+            {"id", call.id},
+            {"type", "function"},
+            {"function", json::object{{"name", call.name}, {"arguments", call.arguments}}}});
+    json::object message{{"role", "assistant"},
+                         {"content", content.empty() ? json::value(nullptr) : json::value(content)},
+                         {"tool_calls", std::move(tool_calls)},
+                         {"refusal", nullptr}};
+    return completion_with(meta, std::move(message), "tool_calls", usage);
+}
+
+std::vector<std::string> tool_call_events(const answer_meta& meta, const std::vector<scripted_tool_call>& calls,
+                                          std::size_t piece_size, std::string_view content, const word_usage* usage) {
+    std::vector<std::string> events;
+    events.push_back(chunk_event(
+        meta, {{"role", "assistant"}, {"content", content.empty() ? json::value(nullptr) : json::value("")}}, nullptr));
+    for (std::string_view piece : pieces(content, piece_size))
+        events.push_back(chunk_event(meta, {{"content", piece}}, nullptr));
+    // Each call's header (index, id, type, name), then the arguments' pieces, calls interleaved.
+    for (std::size_t i = 0; i < calls.size(); ++i)
+        events.push_back(chunk_event(
+            meta,
+            {{"tool_calls", json::array{json::object{
+                                {"index", i},
+                                {"id", calls[i].id},
+                                {"type", "function"},
+                                {"function", json::object{{"name", calls[i].name}, {"arguments", ""}}}}}}},
+            nullptr));
+    std::vector<std::vector<std::string_view>> arguments;
+    for (const scripted_tool_call& call : calls) arguments.push_back(pieces(call.arguments, piece_size));
+    for (std::size_t round = 0;; ++round) {
+        bool any = false;
+        for (std::size_t i = 0; i < calls.size(); ++i) {
+            if (round >= arguments[i].size()) continue;
+            any = true;
+            events.push_back(chunk_event(
+                meta,
+                {{"tool_calls", json::array{json::object{
+                                    {"index", i}, {"function", json::object{{"arguments", arguments[i][round]}}}}}}},
+                nullptr));
         }
-        events.push_back(chunk_event(meta, {{"content", content.substr(pos, end - pos)}}, nullptr));
-        pos = end;
+        if (!any) break;
     }
-    events.push_back(chunk_event(meta, {}, json::string(finish_reason)));
-    if (usage) {
-        json::object chunk = chunk_object(meta);
-        chunk["choices"] = json::array{};
-        chunk["usage"] = usage_object(*usage);
-        events.push_back(event(chunk));
-    }
-    events.emplace_back("data: [DONE]\n\n");
+    finish_stream(events, meta, "tool_calls", usage);
     return events;
 }
 
@@ -160,6 +283,49 @@ scripted_reply generate_answer(std::string_view method, std::string_view target,
         prompt += last_user;
     }
 
+    const answer_meta meta{.id = "chatcmpl-local-" + std::to_string(options.request_number),
+                           .model = options.model,
+                           .created = unix_now()};
+    const json::value* stream = fields->if_contains("stream");
+    const bool streamed = stream && stream->is_bool() && stream->get_bool();
+    bool include_usage = false;
+    if (const json::value* so = fields->if_contains("stream_options"); so && so->is_object())
+        if (const json::value* iu = so->get_object().if_contains("include_usage"); iu && iu->is_bool())
+            include_usage = iu->get_bool();
+
+    const std::vector<offered_tool> offered = offered_tools(*fields);
+    std::string choice_error;
+    const std::vector<const offered_tool*> to_call =
+        tools_to_call(*fields, offered, messages->get_array(), options.tool_calls_per_turn, choice_error);
+    if (!choice_error.empty()) return bad_request(choice_error);
+    if (!to_call.empty()) {
+        std::vector<scripted_tool_call> calls;
+        std::size_t words = 0;
+        for (std::size_t i = 0; i < to_call.size(); ++i) {
+            std::string arguments = "{}";
+            if (const json::object* parameters = to_call[i]->parameters) {
+                try {
+                    arguments = json::serialize(make_instance(*parameters, prompt, options.seed + i));
+                } catch (const schema_error& e) {
+                    return bad_request(e.what());
+                }
+            }
+            if (options.tool_fault == tool_call_fault::malformed_arguments) arguments = cut_short(arguments);
+            words += count_words(arguments);
+            calls.push_back({"call_" + std::to_string(options.request_number) + "_" + std::to_string(i),
+                             options.tool_fault == tool_call_fault::unknown_tool ? "no_such_tool" : to_call[i]->name,
+                             std::move(arguments)});
+        }
+        const word_usage usage{.prompt_tokens = static_cast<std::int64_t>(count_words(prompt)),
+                               .completion_tokens = static_cast<std::int64_t>(words)};
+        if (!streamed) return scripted_reply::json(tool_calls_body(meta, calls, {}, usage));
+        scripted_reply reply;
+        reply.content_type = "text/event-stream";
+        reply.chunks = tool_call_events(meta, calls, options.delta_size, {}, include_usage ? &usage : nullptr);
+        reply.chunk_delay = options.chunk_delay;
+        return reply;
+    }
+
     std::string content = "You said: " + last_user;
     if (const json::value* format = fields->if_contains("response_format"); format && format->is_object()) {
         const json::value* type = format->get_object().if_contains("type");
@@ -178,21 +344,9 @@ scripted_reply generate_answer(std::string_view method, std::string_view target,
         }
     }
 
-    const answer_meta meta{.id = "chatcmpl-local-" + std::to_string(options.request_number),
-                           .model = options.model,
-                           .created = unix_now()};
     const word_usage usage{.prompt_tokens = static_cast<std::int64_t>(count_words(prompt)),
                            .completion_tokens = static_cast<std::int64_t>(count_words(content))};
-
-    const json::value* stream = fields->if_contains("stream");
-    if (!stream || !stream->is_bool() || !stream->get_bool()) {
-        scripted_reply reply = scripted_reply::json(completion_body(meta, content, "stop", usage));
-        return reply;
-    }
-    bool include_usage = false;
-    if (const json::value* so = fields->if_contains("stream_options"); so && so->is_object())
-        if (const json::value* iu = so->get_object().if_contains("include_usage"); iu && iu->is_bool())
-            include_usage = iu->get_bool();
+    if (!streamed) return scripted_reply::json(completion_body(meta, content, "stop", usage));
     scripted_reply reply;
     reply.content_type = "text/event-stream";
     reply.chunks = stream_events(meta, content, options.delta_size, "stop", include_usage ? &usage : nullptr);

@@ -46,6 +46,16 @@ std::vector<std::string> stream_events(const answer_meta& meta, std::string_view
                                        std::size_t delta_size, std::string_view finish_reason,
                                        const word_usage* usage);
 
+/// A `chat.completion` body whose message calls `calls`; `content` is its text, or null when empty.
+std::string tool_calls_body(const answer_meta& meta, const std::vector<scripted_tool_call>& calls,
+                            std::string_view content, const word_usage& usage);
+
+/** The SSE events of streamed tool calls (see scripted_reply::stream_tool_calls), with a usage
+    chunk when `usage` is given.
+*/
+std::vector<std::string> tool_call_events(const answer_meta& meta, const std::vector<scripted_tool_call>& calls,
+                                          std::size_t piece_size, std::string_view content, const word_usage* usage);
+
 /// `{"error": {"message", "type", "param": null, "code"}}`; code is null when empty.
 std::string error_body(std::string_view type, std::string_view message, std::string_view code);
 
@@ -58,6 +68,8 @@ struct generation {
     std::uint64_t request_number = 0;
     std::size_t delta_size = 8;
     std::chrono::milliseconds chunk_delay{0};
+    std::size_t tool_calls_per_turn = 1;
+    tool_call_fault tool_fault = tool_call_fault::none;
 };
 
 /** The generated reply to a request (see model_server): 404 for a path that does

@@ -243,7 +243,9 @@ scripted_reply model_server::state::pick_reply(const received_request& request) 
                                             .seed = options.seed + index,
                                             .request_number = index,
                                             .delta_size = options.delta_size,
-                                            .chunk_delay = options.chunk_delay};
+                                            .chunk_delay = options.chunk_delay,
+                                            .tool_calls_per_turn = options.tool_calls_per_turn,
+                                            .tool_fault = options.tool_fault};
         return detail::generate_answer(request.method, request.target, request.body, generation);
     } catch (const std::exception& e) {
         // A throwing handler is a test's bug: say so to the client rather than drop the connection.

@@ -79,6 +79,22 @@ scripted_reply scripted_reply::stream(std::string_view content, std::size_t delt
     return reply;
 }
 
+scripted_reply scripted_reply::tool_calls(const std::vector<scripted_tool_call>& calls, std::string_view content) {
+    const detail::word_usage usage{.completion_tokens = static_cast<std::int64_t>(detail::count_words(content))};
+    const detail::answer_meta meta{.created = detail::unix_now()};
+    return json(detail::tool_calls_body(meta, calls, content, usage));
+}
+
+scripted_reply scripted_reply::stream_tool_calls(const std::vector<scripted_tool_call>& calls, std::size_t piece_size,
+                                                 std::string_view content) {
+    const detail::word_usage usage{.completion_tokens = static_cast<std::int64_t>(detail::count_words(content))};
+    const detail::answer_meta meta{.created = detail::unix_now()};
+    scripted_reply reply;
+    reply.content_type = "text/event-stream";
+    reply.chunks = detail::tool_call_events(meta, calls, piece_size, content, &usage);
+    return reply;
+}
+
 scripted_reply& scripted_reply::with_header(std::string name, std::string value) {
     headers.emplace_back(std::move(name), std::move(value));
     return *this;

@@ -578,4 +578,171 @@ TEST_F(model_server_test, destroying_the_server_closes_what_is_open) {
     EXPECT_FALSE(server);
 }
 
+// Tool calls: scripted and generated, whole and streamed, and the faults.
+
+struct sent_call {
+    std::string id, name, arguments;
+    bool operator==(const sent_call&) const = default;
+};
+
+std::vector<sent_call> calls_of(const response& r) {
+    std::vector<sent_call> out;
+    const json::value body = json::parse(r.body());
+    const json::object& choice = body.at("choices").at(0).as_object();
+    EXPECT_EQ(choice.at("finish_reason"), "tool_calls");
+    for (const json::value& call : choice.at("message").at("tool_calls").as_array()) {
+        EXPECT_EQ(call.at("type"), "function");
+        out.push_back({std::string(call.at("id").as_string()), std::string(call.at("function").at("name").as_string()),
+                       std::string(call.at("function").at("arguments").as_string())});
+    }
+    return out;
+}
+
+/// A streamed reply's calls, put together by index as a client does; `interleaved` tells
+/// whether pieces of different calls alternate.
+std::vector<sent_call> streamed_calls_of(const response& r, bool* interleaved = nullptr) {
+    std::vector<sent_call> out;
+    std::optional<std::int64_t> last_index;
+    bool alternated = false;
+    std::string finish;
+    for (const std::string& d : sse_data(r.body())) {
+        if (d == "[DONE]") continue;
+        const json::value chunk = json::parse(d);
+        const json::array& choices = chunk.at("choices").as_array();
+        if (choices.empty()) continue;
+        if (!choices[0].at("finish_reason").is_null()) finish = std::string(choices[0].at("finish_reason").as_string());
+        const json::value* calls = choices[0].at("delta").as_object().if_contains("tool_calls");
+        if (!calls) continue;
+        for (const json::value& call : calls->as_array()) {
+            const std::int64_t index = call.at("index").as_int64();
+            if (out.size() <= static_cast<std::size_t>(index)) out.resize(static_cast<std::size_t>(index) + 1);
+            sent_call& c = out[static_cast<std::size_t>(index)];
+            if (const json::value* id = call.as_object().if_contains("id")) {
+                EXPECT_TRUE(c.id.empty()) << "the id comes once";
+                c.id = std::string(id->as_string());
+                c.name = std::string(call.at("function").at("name").as_string());
+            }
+            const std::string piece(call.at("function").at("arguments").as_string());
+            if (!piece.empty()) {
+                if (last_index && *last_index != index) alternated = true;
+                last_index = index;
+            }
+            c.arguments += piece;
+        }
+    }
+    EXPECT_EQ(finish, "tool_calls");
+    if (interleaved) *interleaved = alternated;
+    return out;
+}
+
+const std::vector<sent_call> two_calls{{"call_a", "get_weather", R"({"city":"Oslo","units":"celsius"})"},
+                                       {"call_b", "get_time", R"({"zone":"Europe/Oslo"})"}};
+
+std::vector<forma::testing::scripted_tool_call> scripted(const std::vector<sent_call>& calls) {
+    std::vector<forma::testing::scripted_tool_call> out;
+    for (const sent_call& c : calls) out.push_back({c.id, c.name, c.arguments});
+    return out;
+}
+
+TEST_F(model_server_test, scripted_tool_calls_go_out_whole_and_streamed_in_interleaved_pieces) {
+    model_server server(io.get_executor());
+    server.enqueue(scripted_reply::tool_calls(scripted(two_calls)));
+    server.enqueue(scripted_reply::stream_tool_calls(scripted(two_calls), 5));
+    server.enqueue(scripted_reply::tool_calls({{"c", "f", "{not json"}}, "Let me check."));
+    const response whole = ask(io, server, chat("x"));
+    EXPECT_EQ(calls_of(whole), two_calls);
+    EXPECT_TRUE(json::parse(whole.body()).at("choices").at(0).at("message").at("content").is_null());
+    bool interleaved = false;
+    EXPECT_EQ(streamed_calls_of(ask(io, server, chat("x")), &interleaved), two_calls);
+    EXPECT_TRUE(interleaved);
+    const response with_text = ask(io, server, chat("x"));
+    EXPECT_EQ(content_of(with_text), "Let me check.");
+    EXPECT_EQ(calls_of(with_text).at(0).arguments, "{not json");
+}
+
+std::string weather_tools(std::string_view extra = "") {
+    std::string tools = R"({"tools":[)"
+                        R"({"type":"function","function":{"name":"get_weather","parameters":{"type":"object",)"
+                        R"("properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":7}},)"
+                        R"("required":["city","days"],"additionalProperties":false}}},)"
+                        R"({"type":"function","function":{"name":"get_time","parameters":{"type":"object",)"
+                        R"("properties":{"zone":{"type":"string"}},"required":["zone"],"additionalProperties":false}}},)"
+                        R"({"type":"function","function":{"name":"ping"}}])";
+    if (!extra.empty()) tools.append(",").append(extra);
+    return tools + "}";
+}
+
+TEST_F(model_server_test, generated_calls_follow_the_tool_schema_with_words_of_the_prompt) {
+    model_server server(io.get_executor());
+    const std::string prompt = "Weather in Oslo tomorrow";
+    const auto calls = calls_of(ask(io, server, chat(prompt, weather_tools())));
+    ASSERT_EQ(calls.size(), 1u);
+    EXPECT_EQ(calls[0].id, "call_0_0");
+    EXPECT_EQ(calls[0].name, "get_weather");
+    const json::value arguments = json::parse(calls[0].arguments);
+    EXPECT_NE(prompt.find(std::string(arguments.at("city").as_string())), std::string::npos) << calls[0].arguments;
+    const std::int64_t days = arguments.at("days").as_int64();
+    EXPECT_TRUE(days >= 1 && days <= 7) << days;
+
+    bool interleaved = false;
+    const auto streamed = streamed_calls_of(ask(io, server, chat(prompt, weather_tools(R"("stream":true)"))), &interleaved);
+    ASSERT_EQ(streamed.size(), 1u);
+    EXPECT_EQ(streamed[0].id, "call_1_0");
+    EXPECT_TRUE(json::parse(streamed[0].arguments).at("city").is_string());
+}
+
+TEST_F(model_server_test, generated_turns_call_several_tools_when_configured_and_allowed) {
+    model_server server(io.get_executor(), {.tool_calls_per_turn = 5});
+    const auto all = calls_of(ask(io, server, chat("x", weather_tools())));
+    ASSERT_EQ(all.size(), 3u) << "the first five offered: all three";
+    EXPECT_EQ(all[1].name, "get_time");
+    EXPECT_EQ(all[2].name, "ping");
+    EXPECT_EQ(all[2].arguments, "{}");
+    EXPECT_EQ(calls_of(ask(io, server, chat("x", weather_tools(R"("parallel_tool_calls":false)")))).size(), 1u);
+    bool interleaved = false;
+    EXPECT_EQ(streamed_calls_of(ask(io, server, chat("x", weather_tools(R"("stream":true)"))), &interleaved).size(), 3u);
+    EXPECT_TRUE(interleaved);
+}
+
+TEST_F(model_server_test, tool_choice_and_a_tool_result_decide_whether_tools_are_called) {
+    model_server server(io.get_executor());
+    const auto named = calls_of(
+        ask(io, server, chat("x", weather_tools(R"("tool_choice":{"type":"function","function":{"name":"get_time"}})"))));
+    ASSERT_EQ(named.size(), 1u);
+    EXPECT_EQ(named[0].name, "get_time");
+    EXPECT_EQ(content_of(ask(io, server, chat("hello", weather_tools(R"("tool_choice":"none")")))), "You said: hello");
+    const response unknown = ask(io, server, chat("x", weather_tools(R"("tool_choice":{"type":"function","function":{"name":"nope"}})")));
+    EXPECT_EQ(unknown.result_int(), 400);
+
+    // After the tools' results the model answers, in the response format when there is one.
+    json::value body = json::parse(chat("Weather in Oslo", weather_tools(
+        R"("response_format":{"type":"json_schema","json_schema":{"name":"w","schema":{"type":"object",)"
+        R"("properties":{"summary":{"type":"string"}},"required":["summary"],"additionalProperties":false}}})")));
+    json::array& messages = body.at("messages").as_array();
+    messages.push_back(json::object{{"role", "assistant"}, {"content", nullptr},
+                                    {"tool_calls", json::array{json::object{
+                                        {"id", "c1"}, {"type", "function"},
+                                        {"function", json::object{{"name", "get_weather"}, {"arguments", "{}"}}}}}}});
+    messages.push_back(json::object{{"role", "tool"}, {"tool_call_id", "c1"}, {"content", "5 degrees"}});
+    const response answer = ask(io, server, json::serialize(body));
+    EXPECT_EQ(json::parse(answer.body()).at("choices").at(0).at("finish_reason"), "stop");
+    EXPECT_TRUE(json::parse(content_of(answer)).at("summary").is_string());
+}
+
+TEST_F(model_server_test, generated_calls_can_carry_malformed_arguments_or_an_unknown_tool) {
+    model_server malformed(io.get_executor(), {.tool_fault = forma::testing::tool_call_fault::malformed_arguments});
+    const auto bad = calls_of(ask(io, malformed, chat("Weather in Oslo", weather_tools())));
+    ASSERT_EQ(bad.size(), 1u);
+    error_code ec;
+    (void)json::parse(bad[0].arguments, ec);
+    EXPECT_TRUE(ec) << "not JSON: " << bad[0].arguments;
+    EXPECT_EQ(bad[0].name, "get_weather");
+
+    model_server unknown(io.get_executor(), {.tool_fault = forma::testing::tool_call_fault::unknown_tool});
+    const auto stray = calls_of(ask(io, unknown, chat("x", weather_tools())));
+    ASSERT_EQ(stray.size(), 1u);
+    EXPECT_EQ(stray[0].name, "no_such_tool");
+    EXPECT_NO_THROW((void)json::parse(stray[0].arguments));
+}
+
 } // namespace

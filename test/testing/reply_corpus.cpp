@@ -67,6 +67,21 @@ int main(int argc, char** argv) {
     write_generated("bad_schema", R"({"response_format":{"type":"json_schema","json_schema":{"name":"p",
         "schema":{"oneOf":[{"type":"string"}]}}},)" + messages + "}");
 
+    const std::string tools = R"("tools":[{"type":"function","function":{"name":"get_weather","parameters":
+        {"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},
+        "required":["city","days"],"additionalProperties":false}}},{"type":"function","function":{"name":"ping"}}],)";
+    write_generated("tool_call", "{" + tools + messages + "}");
+    write_generated("tool_call_stream", R"({"stream":true,"stream_options":{"include_usage":true},)" + tools +
+                                            messages + "}");
+    write_reply("tool_calls_parallel", detail::generate_answer("POST", "/v1/chat/completions",
+                                                               R"({"stream":true,)" + tools + messages + "}",
+                                                               {.seed = 2, .tool_calls_per_turn = 2}));
+    const std::vector<forma::testing::scripted_tool_call> calls{{"call_1", "get_weather", R"({"city":"Oslo"})"},
+                                                                {"call_2", "ping", "{broken"}};
+    write_reply("scripted_tool_calls", scripted_reply::tool_calls(calls));
+    write_reply("scripted_tool_calls_with_text", scripted_reply::tool_calls(calls, "Let me look."));
+    write_reply("scripted_tool_calls_stream", scripted_reply::stream_tool_calls(calls, 3, "Let me look."));
+
     write_reply("completion", scripted_reply::completion("scripted answer"));
     write_reply("completion_length", scripted_reply::completion("cut sh", "length"));
     write_reply("scripted_stream", scripted_reply::stream("héllo wörld ☕ done", 2, "length"));

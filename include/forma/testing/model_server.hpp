@@ -28,6 +28,13 @@ enum class reply_ending {
     stall,
 };
 
+/// A tool call in a scripted reply. `arguments` is sent as it is: it need not be JSON (a fault to inject).
+struct scripted_tool_call {
+    std::string id;
+    std::string name;
+    std::string arguments;
+};
+
 /** One reply of the local model server, as it goes on the wire.
 
     A reply with `chunks` is streamed (`Transfer-Encoding: chunked`), one HTTP
@@ -66,6 +73,18 @@ struct scripted_reply {
     */
     static scripted_reply stream(std::string_view content, std::size_t delta_size = 8,
                                  std::string_view finish_reason = "stop");
+    /** A `chat.completion` whose message calls `calls` (content null, finish reason
+        "tool_calls"), with `content` as the message's text when not empty.
+    */
+    static scripted_reply tool_calls(const std::vector<scripted_tool_call>& calls, std::string_view content = {});
+    /** `tool_calls` streamed as OpenAI streams calls: a role chunk (with `content` in
+        deltas first, when not empty), then each call's index, id, type and name with empty
+        arguments, then the arguments in pieces of `piece_size` bytes, the calls' pieces
+        interleaved (index 0, 1, ..., 0, 1, ...), a chunk with finish reason "tool_calls",
+        a usage-only chunk and `data: [DONE]`.
+    */
+    static scripted_reply stream_tool_calls(const std::vector<scripted_tool_call>& calls,
+                                            std::size_t piece_size = 8, std::string_view content = {});
 
     scripted_reply& with_header(std::string name, std::string value);
     /** Keeps the first `chunks` chunks and closes the connection after them.
@@ -86,6 +105,15 @@ struct received_request {
 
     /// The value of header `name` (case-insensitive), or "" when absent.
     std::string_view header(std::string_view name) const noexcept;
+};
+
+/// A fault in the tool calls the server generates.
+enum class tool_call_fault {
+    none,
+    /// The arguments are cut short: not valid JSON.
+    malformed_arguments,
+    /// The call names a tool the request did not offer ("no_such_tool").
+    unknown_tool,
 };
 
 /// Which TLS versions the server accepts.
@@ -110,6 +138,11 @@ struct model_server_options {
     std::chrono::milliseconds chunk_delay{0};
     /// Requests larger than this are answered 413.
     std::size_t max_request_size = 4 * 1024 * 1024;
+    /// Tools a generated turn calls: the first this many offered (one when the request says
+    /// `"parallel_tool_calls": false`).
+    std::size_t tool_calls_per_turn = 1;
+    /// A fault in every generated tool call.
+    tool_call_fault tool_fault = tool_call_fault::none;
 };
 
 /** A local OpenAI-compatible model server: `POST /v1/chat/completions` over HTTPS
@@ -123,6 +156,14 @@ struct model_server_options {
     the text "You said: " followed by the last user message. It is streamed
     when the request says `"stream": true` (with a usage chunk when
     `stream_options.include_usage` is set), else sent whole. Usage counts words.
+
+    Tools: when the request offers tools, its tool_choice is not "none" and its
+    last message is not a tool result, the generated answer calls tools instead,
+    with arguments made by make_instance from each tool's parameters schema (ids
+    "call_<request>_<i>"): the tool tool_choice names, else the first
+    `tool_calls_per_turn` tools offered. Streamed calls are split as
+    stream_tool_calls splits them. `tool_fault` injects malformed arguments or an
+    unknown tool name. After the tools' results, the answer is generated as above.
 
     The generator answers a path that does not end in `/chat/completions` with
     a 404, another method than `POST` with a 405, and a body that is not a JSON
