@@ -2,6 +2,7 @@
 // writes the bodies the server received, for the OpenAI API's own schema to judge:
 //   forma_openai_sent_requests <dir>
 #include <forma/openai/chat_client.hpp>
+#include <forma/tools.hpp>
 #include <forma/testing/model_server.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -74,7 +75,18 @@ asio::awaitable<void> send_all(forma::openai::chat_client& client) {
             co_await client.get_response(messages, c.options);
         }
     }
+    // Through the tool loop: the server calls the tool, and the second request carries the
+    // assistant's tool_calls and the tool message with the result.
+    forma::function_invoking_chat_client loop(client);
+    forma::chat_options with_tools;
+    with_tools.tools = {forma::make_tool("find_city", "Looks a city up", [](const city& c) { return c; })};
+    co_await loop.get_response(messages, with_tools);
+    auto stream = loop.get_streaming_response(messages, with_tools);
+    while (co_await stream.next()) {
+    }
 }
+
+constexpr std::size_t tool_loop_requests = 4;
 
 } // namespace
 
@@ -100,7 +112,7 @@ int main(int argc, char** argv) try {
     for (std::size_t i = 0; i < requests.size(); ++i)
         std::ofstream(std::string(argv[1]) + "/sent-" + std::to_string(i) + ".json") << requests[i].body;
     std::cout << requests.size() << " request bodies written\n";
-    return requests.size() == cases().size() ? 0 : 1;
+    return requests.size() == cases().size() + tool_loop_requests ? 0 : 1;
 } catch (const std::exception& e) {
     std::cerr << "forma_openai_sent_requests: " << e.what() << '\n';
     return 1;
