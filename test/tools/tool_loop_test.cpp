@@ -87,6 +87,22 @@ TEST_F(tool_loop, arguments_that_do_not_fit_go_back_to_the_model_with_their_poin
     EXPECT_EQ(r.text(), "Sorry.");
 }
 
+TEST_F(tool_loop, huge_or_deep_arguments_meet_the_parse_limits_not_the_tool) {
+    const std::string huge = R"({"city":")" + std::string(17 * 1024 * 1024, 'x') + R"("})";
+    const std::string deep = R"({"city":"Oslo","extra":)" + std::string(100, '[') + std::string(100, ']') + "}";
+    model.add_response(calls_turn({call("c1", "get_weather", huge), call("c2", "get_weather", deep)}));
+    model.add_response(answer_turn("Sorry."));
+    function_invoking_chat_client loop(model, {.max_consecutive_tool_errors = 5});
+    run(loop.get_response(ask("Weather?"), with_tools({weather})));
+    EXPECT_EQ(weather_calls, 0);
+    const auto results = results_of(model.requests()[1].messages.back());
+    ASSERT_EQ(results.size(), 2u);
+    ASSERT_TRUE(results[0].error && results[1].error);
+    EXPECT_NE(results[0].error->find("max_string_length"), std::string::npos) << *results[0].error;
+    EXPECT_NE(results[1].error->find("deeper than the limit of 64"), std::string::npos) << *results[1].error;
+    EXPECT_LT(results[0].error->size(), 1000u) << "the message does not quote the argument";
+}
+
 TEST_F(tool_loop, an_unknown_tool_is_named_to_the_model_with_the_tools_there_are) {
     model.add_response(calls_turn({call("c1", "get_wether", "{}")}));
     model.add_response(answer_turn("Oops."));
