@@ -3,7 +3,6 @@
 #include "json_support.hpp"
 
 #include <iterator>
-#include <ranges>
 
 namespace forma {
 
@@ -23,7 +22,8 @@ std::string agent_response<void>::text() const {
     auto answer_start = messages.end();
     while (answer_start != messages.begin() && !holds_tool_result(*std::prev(answer_start))) --answer_start;
     std::string out;
-    for (const chat_message& message : std::ranges::subrange(answer_start, messages.end())) {
+    for (auto it = answer_start; it != messages.end(); ++it) {
+        const chat_message& message = *it;
         const std::size_t mark = out.size();
         if (!out.empty()) out += '\n';
         const std::size_t text_start = out.size();

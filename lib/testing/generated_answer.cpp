@@ -157,6 +157,31 @@ std::string cut_short(const std::string& text) {
     return text.substr(0, std::max<std::size_t>(end, 1));
 }
 
+// Calls of `tools` with arguments made from their schemas (and the configured fault).
+// @throws schema_error for parameters make_instance cannot satisfy.
+std::vector<scripted_tool_call> generated_calls(const std::vector<const offered_tool*>& tools,
+                                                const std::string& prompt, const generation& options) {
+    std::vector<scripted_tool_call> calls;
+    for (std::size_t i = 0; i < tools.size(); ++i) {
+        std::string arguments = "{}";
+        if (const json::object* parameters = tools[i]->parameters)
+            arguments = json::serialize(make_instance(*parameters, prompt, options.seed + i));
+        if (options.tool_fault == tool_call_fault::malformed_arguments) arguments = cut_short(arguments);
+        calls.push_back({"call_" + std::to_string(options.request_number) + "_" + std::to_string(i),
+                         options.tool_fault == tool_call_fault::unknown_tool ? "no_such_tool" : tools[i]->name,
+                         std::move(arguments)});
+    }
+    return calls;
+}
+
+scripted_reply streamed_reply(std::vector<std::string> events, std::chrono::milliseconds chunk_delay) {
+    scripted_reply reply;
+    reply.content_type = "text/event-stream";
+    reply.chunks = std::move(events);
+    reply.chunk_delay = chunk_delay;
+    return reply;
+}
+
 } // namespace
 
 std::int64_t unix_now() noexcept {
@@ -300,30 +325,18 @@ scripted_reply generate_answer(std::string_view method, std::string_view target,
     if (!choice_error.empty()) return bad_request(choice_error);
     if (!to_call.empty()) {
         std::vector<scripted_tool_call> calls;
-        std::size_t words = 0;
-        for (std::size_t i = 0; i < to_call.size(); ++i) {
-            std::string arguments = "{}";
-            if (const json::object* parameters = to_call[i]->parameters) {
-                try {
-                    arguments = json::serialize(make_instance(*parameters, prompt, options.seed + i));
-                } catch (const schema_error& e) {
-                    return bad_request(e.what());
-                }
-            }
-            if (options.tool_fault == tool_call_fault::malformed_arguments) arguments = cut_short(arguments);
-            words += count_words(arguments);
-            calls.push_back({"call_" + std::to_string(options.request_number) + "_" + std::to_string(i),
-                             options.tool_fault == tool_call_fault::unknown_tool ? "no_such_tool" : to_call[i]->name,
-                             std::move(arguments)});
+        try {
+            calls = generated_calls(to_call, prompt, options);
+        } catch (const schema_error& e) {
+            return bad_request(e.what());
         }
+        std::size_t words = 0;
+        for (const scripted_tool_call& call : calls) words += count_words(call.arguments);
         const word_usage usage{.prompt_tokens = static_cast<std::int64_t>(count_words(prompt)),
                                .completion_tokens = static_cast<std::int64_t>(words)};
         if (!streamed) return scripted_reply::json(tool_calls_body(meta, calls, {}, usage));
-        scripted_reply reply;
-        reply.content_type = "text/event-stream";
-        reply.chunks = tool_call_events(meta, calls, options.delta_size, {}, include_usage ? &usage : nullptr);
-        reply.chunk_delay = options.chunk_delay;
-        return reply;
+        return streamed_reply(tool_call_events(meta, calls, options.delta_size, {}, include_usage ? &usage : nullptr),
+                              options.chunk_delay);
     }
 
     std::string content = "You said: " + last_user;
@@ -347,11 +360,8 @@ scripted_reply generate_answer(std::string_view method, std::string_view target,
     const word_usage usage{.prompt_tokens = static_cast<std::int64_t>(count_words(prompt)),
                            .completion_tokens = static_cast<std::int64_t>(count_words(content))};
     if (!streamed) return scripted_reply::json(completion_body(meta, content, "stop", usage));
-    scripted_reply reply;
-    reply.content_type = "text/event-stream";
-    reply.chunks = stream_events(meta, content, options.delta_size, "stop", include_usage ? &usage : nullptr);
-    reply.chunk_delay = options.chunk_delay;
-    return reply;
+    return streamed_reply(stream_events(meta, content, options.delta_size, "stop", include_usage ? &usage : nullptr),
+                          options.chunk_delay);
 }
 
 } // namespace forma::testing::detail

@@ -30,6 +30,19 @@ void keep_first(scripted_reply& reply, std::size_t count) {
     if (reply.body.size() > count) reply.body.resize(count);
 }
 
+// What the factories' replies say about themselves: usage counts the content's words.
+detail::word_usage usage_of(std::string_view content) {
+    return {.completion_tokens = static_cast<std::int64_t>(detail::count_words(content))};
+}
+detail::answer_meta meta_now() { return {.created = detail::unix_now()}; }
+
+scripted_reply event_stream(std::vector<std::string> events) {
+    scripted_reply reply;
+    reply.content_type = "text/event-stream";
+    reply.chunks = std::move(events);
+    return reply;
+}
+
 } // namespace
 
 scripted_reply scripted_reply::json(std::string body, unsigned status) {
@@ -40,9 +53,7 @@ scripted_reply scripted_reply::json(std::string body, unsigned status) {
 }
 
 scripted_reply scripted_reply::completion(std::string_view content, std::string_view finish_reason) {
-    const detail::word_usage usage{.completion_tokens = static_cast<std::int64_t>(detail::count_words(content))};
-    const detail::answer_meta meta{.created = detail::unix_now()};
-    return json(detail::completion_body(meta, content, finish_reason, usage));
+    return json(detail::completion_body(meta_now(), content, finish_reason, usage_of(content)));
 }
 
 scripted_reply scripted_reply::error(unsigned status, std::string_view type, std::string_view message,
@@ -71,28 +82,18 @@ scripted_reply scripted_reply::events(const std::vector<std::string>& events) {
 
 scripted_reply scripted_reply::stream(std::string_view content, std::size_t delta_size,
                                       std::string_view finish_reason) {
-    const detail::word_usage usage{.completion_tokens = static_cast<std::int64_t>(detail::count_words(content))};
-    const detail::answer_meta meta{.created = detail::unix_now()};
-    scripted_reply reply;
-    reply.content_type = "text/event-stream";
-    reply.chunks = detail::stream_events(meta, content, delta_size, finish_reason, &usage);
-    return reply;
+    const detail::word_usage usage = usage_of(content);
+    return event_stream(detail::stream_events(meta_now(), content, delta_size, finish_reason, &usage));
 }
 
 scripted_reply scripted_reply::tool_calls(const std::vector<scripted_tool_call>& calls, std::string_view content) {
-    const detail::word_usage usage{.completion_tokens = static_cast<std::int64_t>(detail::count_words(content))};
-    const detail::answer_meta meta{.created = detail::unix_now()};
-    return json(detail::tool_calls_body(meta, calls, content, usage));
+    return json(detail::tool_calls_body(meta_now(), calls, content, usage_of(content)));
 }
 
 scripted_reply scripted_reply::stream_tool_calls(const std::vector<scripted_tool_call>& calls, std::size_t piece_size,
                                                  std::string_view content) {
-    const detail::word_usage usage{.completion_tokens = static_cast<std::int64_t>(detail::count_words(content))};
-    const detail::answer_meta meta{.created = detail::unix_now()};
-    scripted_reply reply;
-    reply.content_type = "text/event-stream";
-    reply.chunks = detail::tool_call_events(meta, calls, piece_size, content, &usage);
-    return reply;
+    const detail::word_usage usage = usage_of(content);
+    return event_stream(detail::tool_call_events(meta_now(), calls, piece_size, content, &usage));
 }
 
 scripted_reply& scripted_reply::with_header(std::string name, std::string value) {

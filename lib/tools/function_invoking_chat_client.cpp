@@ -60,7 +60,7 @@ public:
 
     /// The options of the next model call: tool_choice none once the rounds are used up.
     const chat_options& next_request() {
-        if (rounds_ >= options_.max_tool_iterations && !request_.tools.empty()) {
+        if (rounds_ >= options_.max_tool_iterations) {
             request_.tool_choice = tool_choice::none();
             last_request_ = true;
         }
@@ -209,7 +209,7 @@ public:
                     if (auto passed = take(std::move(*update))) co_return passed;
                 } else {
                     model_.reset();
-                    co_await end_turn();
+                    end_turn();
                 }
                 break;
             case step::run_calls:
@@ -247,18 +247,19 @@ private:
         return update;
     }
 
-    boost::asio::awaitable<void> end_turn() {
+    // The model's turn is over: its calls (or approval requests) are ready, and the tools run next.
+    void end_turn() {
         std::vector<chat_message> messages = turn_.take().messages;
         calls_ = calls_in(messages);
         step_ = step::done;
-        if (calls_.empty()) co_return;
+        if (calls_.empty()) return;
         agent_response_update calls_update = std::move(calls_update_);
         calls_update_ = agent_response_update();
         if (!calls_update.role) calls_update.role = chat_role::assistant();
         if (run_.needs_approval(calls_)) {
             calls_update.contents = tools_detail::approval_requests(std::move(calls_));
             ready_.push_back(std::move(calls_update));
-            co_return;
+            return;
         }
         calls_update.contents.assign(calls_.begin(), calls_.end());
         ready_.push_back(std::move(calls_update));

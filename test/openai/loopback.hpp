@@ -4,6 +4,8 @@
 #include <forma/openai/chat_client.hpp>
 #include <forma/testing/model_server.hpp>
 
+#include "support/bounded_run.hpp"
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 
@@ -45,20 +47,7 @@ protected:
     */
     template <class T>
     T run(asio::awaitable<T> operation, std::chrono::seconds limit = std::chrono::seconds(20)) {
-        std::optional<T> result;
-        std::exception_ptr failure;
-        bool done = false;
-        asio::co_spawn(io, std::move(operation), [&](std::exception_ptr e, T value) {
-            done = true;
-            failure = e;
-            if (!e) result.emplace(std::move(value));
-            io.stop();
-        });
-        io.restart();
-        io.run_for(limit);
-        if (!done) throw std::runtime_error("the operation did not end within its limit (hang)");
-        if (failure) std::rethrow_exception(failure);
-        return std::move(*result);
+        return forma_test::run_bounded(io, std::move(operation), limit);
     }
 
     /// Runs the io_context until `condition` holds or `limit` passes; returns the condition.

@@ -4,6 +4,7 @@
 #include <forma/telemetry/in_memory_exporter.hpp>
 #include <forma/telemetry/otlp_json.hpp>
 #include <forma/telemetry/span_context.hpp>
+#include <forma/telemetry/tool_span.hpp>
 
 #include <boost/json/parse.hpp>
 
@@ -236,6 +237,49 @@ TEST(otlp_json, spans_follow_the_otlp_json_mapping) {
     EXPECT_EQ(attributes[2].at("value").at("doubleValue"), 0.5);
     EXPECT_EQ(attributes[3].at("value").at("boolValue"), true);
     EXPECT_EQ(attributes[4].at("value").at("arrayValue").at("values").at(0).at("stringValue"), "stop");
+}
+
+TEST(tool_span, records_a_call_with_content_only_when_sensitive) {
+    auto memory = std::make_shared<in_memory_exporter>();
+    const span_context parent{.trace_id = make_trace_id(), .span_id = make_span_id()};
+    const tool_call_info info{.tool_name = "get_weather", .call_id = "c1", .tool_description = "Weather",
+                              .arguments = R"({"city":"Oslo"})"};
+    {
+        tool_span quiet({.exporter = memory, .context = parent, .sensitive_data = false}, info);
+        EXPECT_TRUE(quiet.recording());
+        EXPECT_EQ(quiet.child().context.trace_id, parent.trace_id);
+        quiet.end(json::value("sunny"));
+    }
+    tool_span({.exporter = memory, .context = parent, .sensitive_data = true}, info).end(json::value{{"t", 5}});
+    tool_span({.exporter = memory, .context = parent}, info).fail("timeout", "too slow");
+    { tool_span left({.exporter = memory, .context = parent}, info); } // ends when destroyed
+    tool_span nothing({}, info);
+    EXPECT_FALSE(nothing.recording());
+
+    const auto spans = memory->spans();
+    ASSERT_EQ(spans.size(), 4u);
+    for (const span_data& s : spans) {
+        EXPECT_EQ(s.name, "execute_tool get_weather");
+        EXPECT_EQ(s.kind, span_kind::internal);
+        EXPECT_EQ(s.parent_span_id, parent.span_id);
+        EXPECT_EQ(s.context.trace_id, parent.trace_id);
+        EXPECT_NE(s.context.span_id, parent.span_id);
+        EXPECT_EQ(std::get<std::string>(*find(s.attributes, gen_ai::attr::operation_name)), "execute_tool");
+        EXPECT_EQ(std::get<std::string>(*find(s.attributes, gen_ai::attr::tool_call_id)), "c1");
+        EXPECT_EQ(std::get<std::string>(*find(s.attributes, gen_ai::attr::tool_type)), "function");
+        EXPECT_EQ(std::get<std::string>(*find(s.attributes, gen_ai::attr::tool_description)), "Weather");
+    }
+    EXPECT_FALSE(find(spans[0].attributes, gen_ai::attr::tool_call_arguments));
+    EXPECT_FALSE(find(spans[0].attributes, gen_ai::attr::tool_call_result));
+    EXPECT_EQ(std::get<std::string>(*find(spans[1].attributes, gen_ai::attr::tool_call_arguments)), R"({"city":"Oslo"})");
+    EXPECT_EQ(std::get<std::string>(*find(spans[1].attributes, gen_ai::attr::tool_call_result)), R"({"t":5})");
+    EXPECT_EQ(spans[2].status, status_code::error);
+    EXPECT_EQ(spans[2].status_message, "too slow");
+    EXPECT_EQ(std::get<std::string>(*find(spans[2].attributes, gen_ai::attr::error_type)), "timeout");
+    EXPECT_EQ(spans[3].status, status_code::unset);
+    // In OTLP JSON the kind is SPAN_KIND_INTERNAL.
+    const json::value doc = json::parse(otlp_traces_json(std::span(&spans[0], 1), {}));
+    EXPECT_EQ(doc.at("resourceSpans").at(0).at("scopeSpans").at(0).at("spans").at(0).at("kind"), 1);
 }
 
 TEST(otlp_json, a_root_span_has_no_parent_id) {

@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/bounded_run.hpp"
+
 #include <chrono>
 #include <optional>
 #include <string>
@@ -108,20 +110,7 @@ protected:
     /// Runs `operation` to its end; fails the test rather than hang.
     template <class T>
     T run(asio::awaitable<T> operation, std::chrono::seconds limit = std::chrono::seconds(20)) {
-        std::optional<T> result;
-        std::exception_ptr failure;
-        bool done = false;
-        asio::co_spawn(io, std::move(operation), [&](std::exception_ptr e, T value) {
-            done = true;
-            failure = e;
-            if (!e) result.emplace(std::move(value));
-        });
-        io.restart();
-        const auto end = std::chrono::steady_clock::now() + limit;
-        while (!done && std::chrono::steady_clock::now() < end) io.run_one_for(10ms);
-        if (!done) throw std::runtime_error("the operation did not end within its limit (hang)");
-        if (failure) std::rethrow_exception(failure);
-        return std::move(*result);
+        return forma_test::run_bounded(io, std::move(operation), limit);
     }
 
     /// Every update of a stream, read to its end.
