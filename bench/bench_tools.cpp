@@ -17,6 +17,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value_to.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -188,7 +189,10 @@ void BM_eight_waiting_calls(benchmark::State& state) {
             forma::chat_options options;
             options.tools = {wait};
             auto response = co_await loop.get_response(std::move(ask), std::move(options));
-            results += response.messages.at(1).contents.size();
+            for (const forma::chat_message& m : response.messages)
+                results += static_cast<std::size_t>(std::count_if(m.contents.begin(), m.contents.end(), [](const auto& c) {
+                    return std::holds_alternative<forma::function_result_content>(c);
+                }));
         });
     }
     state.counters["ms_per_request"] =

@@ -134,10 +134,11 @@ prepared_conversation prepare_conversation(std::vector<chat_message> messages) {
     return out;
 }
 
-void place_results(std::vector<chat_message>& messages, const approval_group& group, chat_message results) {
+void place_results(std::vector<chat_message>& messages, const approval_group& group,
+                   const std::vector<chat_message>& results) {
     std::size_t at = group.message + 1;
     while (at < messages.size() && is_tool_message(messages[at])) ++at;
-    messages.insert(messages.begin() + static_cast<std::ptrdiff_t>(at), std::move(results));
+    messages.insert(messages.begin() + static_cast<std::ptrdiff_t>(at), results.begin(), results.end());
 }
 
 void ask_approval(std::vector<chat_message>& messages) {

@@ -38,9 +38,10 @@ struct prepared_conversation {
 */
 prepared_conversation prepare_conversation(std::vector<chat_message> messages);
 
-/// Inserts the tool message of the group's results after its assistant message (and the tool
+/// Inserts the tool messages of the group's results after its assistant message (and the tool
 /// messages already after it); groups must be placed last to first.
-void place_results(std::vector<chat_message>& messages, const approval_group& group, chat_message results);
+void place_results(std::vector<chat_message>& messages, const approval_group& group,
+                   const std::vector<chat_message>& results);
 
 /// Each call in `messages` replaced, in place, by a request for its approval.
 void ask_approval(std::vector<chat_message>& messages);

@@ -44,18 +44,18 @@ public:
     chat_client& inner() const noexcept { return inner_; }
     const std::vector<chat_message>& conversation() const noexcept { return prepared_.messages; }
 
-    /// Runs the approved calls and refuses the others; their results, one tool message per group, in order.
+    /// Runs the approved calls and refuses the others; their tool messages, in order.
     boost::asio::awaitable<std::vector<chat_message>> resolve_approvals() {
-        std::vector<std::vector<function_result_content>> results;
-        for (const approval_group& group : prepared_.pending) results.push_back(co_await resolve(group));
-        std::vector<chat_message> tool_messages;
-        for (std::size_t i = prepared_.pending.size(); i-- > 0;) {
-            chat_message message = tool_message(std::move(results[i]));
-            tools_detail::place_results(prepared_.messages, prepared_.pending[i], message);
-            tool_messages.insert(tool_messages.begin(), std::move(message));
-        }
+        std::vector<std::vector<chat_message>> groups;
+        for (const approval_group& group : prepared_.pending)
+            groups.push_back(tools_detail::result_messages(co_await resolve(group)));
+        for (std::size_t i = groups.size(); i-- > 0;) // last first: places before stay valid
+            tools_detail::place_results(prepared_.messages, prepared_.pending[i], groups[i]);
         prepared_.pending.clear();
-        co_return tool_messages;
+        std::vector<chat_message> messages;
+        for (auto& group : groups) messages.insert(messages.end(), std::make_move_iterator(group.begin()),
+                                                   std::make_move_iterator(group.end()));
+        co_return messages;
     }
 
     /// The options of the next model call: tool_choice none once the rounds are used up.
@@ -78,30 +78,20 @@ public:
         prepared_.messages.insert(prepared_.messages.end(), messages.begin(), messages.end());
     }
 
-    /// Runs the turn's calls; the tool message of their results, added to the conversation too.
-    boost::asio::awaitable<chat_message> run_calls(const std::vector<function_call_content>& calls) {
+    /// Runs the turn's calls; the tool messages of their results, added to the conversation too.
+    boost::asio::awaitable<std::vector<chat_message>> run_calls(const std::vector<function_call_content>& calls) {
         std::vector<function_result_content> results = co_await runner_.run(calls);
         ++rounds_;
         // A forced choice would force a call on every request: only the first is forced.
         if (request_.tool_choice && (request_.tool_choice->mode() == tool_choice_mode::required ||
                                      request_.tool_choice->mode() == tool_choice_mode::function))
             request_.tool_choice = tool_choice::automatic();
-        co_return remember(tool_message(std::move(results)));
+        std::vector<chat_message> messages = tools_detail::result_messages(std::move(results));
+        prepared_.messages.insert(prepared_.messages.end(), messages.begin(), messages.end());
+        co_return messages;
     }
 
 private:
-    static chat_message tool_message(std::vector<function_result_content> results) {
-        std::vector<content> contents;
-        contents.reserve(results.size());
-        for (function_result_content& r : results) contents.emplace_back(std::move(r));
-        return chat_message(chat_role::tool(), std::move(contents));
-    }
-
-    // Adds a copy to the conversation and hands the message back.
-    chat_message remember(chat_message message) {
-        prepared_.messages.push_back(message);
-        return message;
-    }
 
     boost::asio::awaitable<std::vector<function_result_content>> resolve(const approval_group& group) {
         std::vector<function_call_content> approved;
@@ -143,8 +133,11 @@ void add_response(agent_response<>& out, agent_response<>&& turn) {
     out.raw_representation = std::move(turn.raw_representation);
 }
 
+// A tool message as the update that merges into it.
 agent_response_update tool_update(chat_message message) {
-    return agent_response_update(chat_role::tool(), std::move(message.contents));
+    agent_response_update update(chat_role::tool(), std::move(message.contents));
+    update.message_id = std::move(message.message_id);
+    return update;
 }
 
 } // namespace
@@ -172,7 +165,7 @@ boost::asio::awaitable<agent_response<>> function_invoking_chat_client::get_resp
         }
         run.add_turn(turn.messages);
         add_response(out, std::move(turn));
-        out.messages.push_back(co_await run.run_calls(calls));
+        for (chat_message& m : co_await run.run_calls(calls)) out.messages.push_back(std::move(m));
     }
 }
 
@@ -180,7 +173,7 @@ namespace {
 
 /* The loop as a stream: each model turn's updates pass through as they come, except the
    calls, which are held back until the turn ends and then handed out in one update (or as
-   approval requests, which end the stream); the results follow in one update of role tool. */
+   approval requests, which end the stream); each result follows in an update of role tool. */
 class invoking_stream final : public update_source {
 public:
     invoking_stream(chat_client& inner, const function_invocation_options& options, std::vector<chat_message> messages,
@@ -213,7 +206,7 @@ public:
                 }
                 break;
             case step::run_calls:
-                ready_.push_back(tool_update(co_await run_.run_calls(calls_)));
+                for (chat_message& m : co_await run_.run_calls(calls_)) ready_.push_back(tool_update(std::move(m)));
                 new_turn_ = true;
                 step_ = step::ask;
                 break;

@@ -34,6 +34,17 @@ std::string tool_names(const std::vector<function_tool>& tools) {
 
 } // namespace
 
+std::vector<chat_message> result_messages(std::vector<function_result_content> results) {
+    std::vector<chat_message> messages;
+    messages.reserve(results.size());
+    for (function_result_content& result : results) {
+        std::string id = result.call_id;
+        chat_message& m = messages.emplace_back(chat_role::tool(), std::vector<content>{std::move(result)});
+        m.message_id = std::move(id);
+    }
+    return messages;
+}
+
 function_result_content rejected_result(const function_call_content& call, std::string_view reason) {
     std::string text = "rejected";
     if (!reason.empty()) text.append(": ").append(valid_utf8(reason));

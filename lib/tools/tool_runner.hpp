@@ -2,6 +2,7 @@
 // Runs the calls of one model turn: concurrently, each bounded by its tool's timeout,
 // each recorded as an execute_tool span; results in call order; failures counted.
 
+#include <forma/model/chat_message.hpp>
 #include <forma/telemetry/trace_parent.hpp>
 #include <forma/tools/function_invoking_chat_client.hpp>
 #include <forma/tools/function_tool.hpp>
@@ -48,6 +49,10 @@ private:
     telemetry::trace_parent parent_;
     std::size_t consecutive_failures_ = 0;
 };
+
+/// One tool message per result, in order, each with its call's id as the message id (which
+/// keeps them apart when a stream of them is merged).
+std::vector<chat_message> result_messages(std::vector<function_result_content> results);
 
 /// "rejected: <reason>" (or "rejected" without one): what the model reads for a call the caller refused.
 function_result_content rejected_result(const function_call_content& call, std::string_view reason);

@@ -101,8 +101,10 @@ TEST_F(agent_tools, whole_and_streamed_runs_of_an_agent_agree) {
     script();
     const agent_response<> streamed = to_agent_response(run(drain(agent.run_streaming("Go", streamed_session))));
     EXPECT_EQ(without_raw(whole), without_raw(streamed)) << json_text(whole) << "\n" << json_text(streamed);
+    ASSERT_EQ(whole.messages.size(), 4u);
     EXPECT_EQ(whole.messages[1].author_name, "") << "a tool message has no author";
-    EXPECT_EQ(whole.messages[2].author_name, "planner");
+    EXPECT_EQ(whole.messages[2].author_name, "");
+    EXPECT_EQ(whole.messages[3].author_name, "planner");
     EXPECT_EQ(whole_session->history, streamed_session->history);
 }
 

@@ -81,9 +81,10 @@ TEST_F(approvals, answers_in_the_next_run_run_the_approved_calls_and_refuse_the_
 
     EXPECT_EQ(weather_calls, 1);
     EXPECT_EQ(bookings, 0);
-    ASSERT_EQ(second.messages.size(), 2u) << json_text(second);
+    ASSERT_EQ(second.messages.size(), 3u) << json_text(second);
     EXPECT_EQ(second.messages[0].role, chat_role::tool());
-    const auto results = results_of(second.messages[0]);
+    EXPECT_EQ(second.messages[1].role, chat_role::tool());
+    const auto results = results_in(second.messages);
     ASSERT_EQ(results.size(), 2u);
     EXPECT_EQ(results[0].call_id, "c1");
     EXPECT_EQ(results[0].result, json(R"({"city":"Oslo","celsius":5})"));
@@ -93,22 +94,24 @@ TEST_F(approvals, answers_in_the_next_run_run_the_approved_calls_and_refuse_the_
 
     // The model saw plain calls followed by their results, and no approval content.
     const auto sent = model.requests().at(1).messages; // a copy: later runs add requests
-    ASSERT_EQ(sent.size(), 3u);
+    ASSERT_EQ(sent.size(), 4u);
     EXPECT_EQ(sent[0].text(), "Plan my trip to Oslo");
     ASSERT_EQ(sent[1].contents.size(), 2u);
     EXPECT_TRUE(std::holds_alternative<function_call_content>(sent[1].contents[0]));
     EXPECT_EQ(std::get<function_call_content>(sent[1].contents[1]), requests[1].call);
     EXPECT_EQ(sent[2], second.messages[0]);
+    EXPECT_EQ(sent[3], second.messages[1]);
 
     // A later run sees the same valid conversation, the answers left out.
     model.add_response(answer_turn("You're welcome."));
     run(agent.run("Thanks", restored));
     const auto& third = model.requests().at(2).messages;
-    ASSERT_EQ(third.size(), 5u);
+    ASSERT_EQ(third.size(), 6u);
     EXPECT_EQ(third[1], sent[1]);
     EXPECT_EQ(third[2], sent[2]);
-    EXPECT_EQ(third[3].text(), "It is 5 degrees; I did not book the hotel.");
-    EXPECT_EQ(third[4].text(), "Thanks");
+    EXPECT_EQ(third[3], sent[3]);
+    EXPECT_EQ(third[4].text(), "It is 5 degrees; I did not book the hotel.");
+    EXPECT_EQ(third[5].text(), "Thanks");
     EXPECT_EQ(weather_calls, 1) << "answered calls never run again";
 }
 
@@ -119,7 +122,7 @@ TEST_F(approvals, an_approved_call_of_a_tool_that_needs_approval_runs) {
     model.add_response(answer_turn("Booked."));
     run(agent.run(answers({requests[0].approve(), requests[1].approve()}), session));
     EXPECT_EQ(bookings, 1);
-    EXPECT_EQ(results_of(model.requests().at(1).messages.at(2)).at(1).result, "booked Grand");
+    EXPECT_EQ(results_in(model.requests().at(1).messages).at(1).result, "booked Grand");
 }
 
 TEST_F(approvals, requests_left_unanswered_are_refused) {
@@ -129,13 +132,14 @@ TEST_F(approvals, requests_left_unanswered_are_refused) {
     model.add_response(answer_turn("Fine."));
     const agent_response<> r = run(agent.run("Never mind, tell me a joke", session));
     EXPECT_EQ(weather_calls + bookings, 0);
-    const auto results = results_of(r.messages.at(0));
+    const auto results = results_in(r.messages);
     ASSERT_EQ(results.size(), 2u);
     EXPECT_EQ(results[0].result, "rejected: the caller did not approve this call");
     const auto sent = model.requests().at(1).messages; // a copy: later runs add requests
-    ASSERT_EQ(sent.size(), 4u);
+    ASSERT_EQ(sent.size(), 5u);
     EXPECT_EQ(sent[2].role, chat_role::tool());
-    EXPECT_EQ(sent[3].text(), "Never mind, tell me a joke");
+    EXPECT_EQ(sent[3].role, chat_role::tool());
+    EXPECT_EQ(sent[4].text(), "Never mind, tell me a joke");
 }
 
 TEST_F(approvals, text_beside_the_answers_comes_after_the_results) {
@@ -146,18 +150,20 @@ TEST_F(approvals, text_beside_the_answers_comes_after_the_results) {
     std::vector<content> contents{requests[0].approve(), text_content("and be quick"), requests[1].reject()};
     run(agent.run(answers(contents), session));
     const auto sent = model.requests().at(1).messages; // a copy: later runs add requests
-    ASSERT_EQ(sent.size(), 4u);
+    ASSERT_EQ(sent.size(), 5u);
     EXPECT_FALSE(std::get<function_call_content>(sent[1].contents[0]).call_id.empty());
     EXPECT_EQ(sent[2].role, chat_role::tool());
-    EXPECT_EQ(results_of(sent[2])[1].result, "rejected");
-    EXPECT_EQ(sent[3].text(), "and be quick");
+    EXPECT_EQ(sent[3].role, chat_role::tool());
+    EXPECT_EQ(results_in(sent).at(1).result, "rejected");
+    EXPECT_EQ(sent[4].text(), "and be quick");
     // And in later runs, where the results follow the answers in the history.
     model.add_response(answer_turn("Bye."));
     run(agent.run("Bye", session));
     const auto& later = model.requests().at(2).messages;
-    ASSERT_EQ(later.size(), 6u);
+    ASSERT_EQ(later.size(), 7u);
     EXPECT_EQ(later[2].role, chat_role::tool());
-    EXPECT_EQ(later[3].text(), "and be quick");
+    EXPECT_EQ(later[3].role, chat_role::tool());
+    EXPECT_EQ(later[4].text(), "and be quick");
 }
 
 TEST_F(approvals, an_answer_to_no_request_of_the_session_is_a_tool_error) {

@@ -38,7 +38,8 @@ TEST_F(tool_loop, runs_the_call_sends_the_result_back_and_returns_every_step) {
     ASSERT_EQ(r.messages.size(), 3u) << json_text(r);
     EXPECT_TRUE(std::holds_alternative<function_call_content>(r.messages[0].contents.at(0)));
     EXPECT_EQ(r.messages[1].role, chat_role::tool());
-    const auto results = results_of(r.messages[1]);
+    EXPECT_EQ(r.messages[1].message_id, "call_1");
+    const auto results = results_in(r.messages);
     ASSERT_EQ(results.size(), 1u);
     EXPECT_EQ(results[0].call_id, "call_1");
     EXPECT_EQ(results[0].result, json(R"({"city":"Oslo","celsius":5})"));
@@ -95,7 +96,7 @@ TEST_F(tool_loop, huge_or_deep_arguments_meet_the_parse_limits_not_the_tool) {
     function_invoking_chat_client loop(model, {.max_consecutive_tool_errors = 5});
     run(loop.get_response(ask("Weather?"), with_tools({weather})));
     EXPECT_EQ(weather_calls, 0);
-    const auto results = results_of(model.requests()[1].messages.back());
+    const auto results = results_in(model.requests()[1].messages);
     ASSERT_EQ(results.size(), 2u);
     ASSERT_TRUE(results[0].error && results[1].error);
     EXPECT_NE(results[0].error->find("max_string_length"), std::string::npos) << *results[0].error;
@@ -210,7 +211,8 @@ TEST_F(tool_loop, the_calls_of_one_turn_run_concurrently_and_answer_in_call_orde
     const agent_response<> r = run(loop.get_response(ask("Go"), with_tools({wait})));
     EXPECT_EQ(most, 3) << "all three ran at once";
     EXPECT_EQ(finished, (std::vector<std::string>{"2", "1", "0"}));
-    const auto results = results_of(r.messages.at(1));
+    ASSERT_EQ(r.messages.size(), 5u) << "the calls, one tool message per result, the answer";
+    const auto results = results_in(r.messages);
     ASSERT_EQ(results.size(), 3u);
     EXPECT_EQ(results[0].call_id, "a");
     EXPECT_EQ(results[0].result, "done 0");
@@ -348,14 +350,16 @@ TEST_F(tool_loop, a_stream_yields_calls_once_complete_then_results_then_the_next
     }
     ASSERT_LT(calls_at, updates.size());
     ASSERT_LT(results_at, updates.size());
-    EXPECT_EQ(results_at, calls_at + 1);
+    EXPECT_EQ(results_at, calls_at + 2) << "one update per result";
     EXPECT_EQ(updates[calls_at - 1].contents.size(), 1u) << "the usage passed before the calls";
     EXPECT_EQ(updates[results_at + 1].text(), "Oslo 5, Rome 5.");
 
     const agent_response<> merged = to_agent_response(updates);
-    ASSERT_EQ(merged.messages.size(), 3u) << json_text(merged);
+    ASSERT_EQ(merged.messages.size(), 4u) << json_text(merged);
     EXPECT_EQ(merged.messages[0].text(), "Checking. ");
     EXPECT_EQ(merged.messages[0].contents.size(), 3u);
+    EXPECT_EQ(merged.messages[1].message_id, "c1");
+    EXPECT_EQ(merged.messages[2].message_id, "c2");
     EXPECT_EQ(merged.text(), "Oslo 5, Rome 5.");
     EXPECT_EQ(weather_calls, 2);
 }
@@ -375,7 +379,7 @@ TEST_F(tool_loop, stream_and_whole_response_agree) {
     const agent_response<> streamed =
         to_agent_response(run(drain(loop.get_streaming_response(ask("Go"), with_tools({weather})))));
     EXPECT_EQ(without_raw(whole), without_raw(streamed)) << json_text(whole) << "\n" << json_text(streamed);
-    EXPECT_EQ(whole.messages.size(), 5u);
+    EXPECT_EQ(whole.messages.size(), 6u);
 }
 
 } // namespace

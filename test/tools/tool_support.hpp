@@ -77,19 +77,20 @@ inline forma::agent_response<> answer_turn(std::string text, std::string id = "t
     return r;
 }
 
-/// The results in a message, by call id order.
-inline std::vector<forma::function_result_content> results_of(const forma::chat_message& m) {
+/// Every result in the messages, in order.
+inline std::vector<forma::function_result_content> results_in(const std::vector<forma::chat_message>& messages) {
     std::vector<forma::function_result_content> out;
-    for (const auto& c : m.contents)
-        if (const auto* r = std::get_if<forma::function_result_content>(&c)) out.push_back(*r);
+    for (const auto& m : messages)
+        for (const auto& c : m.contents)
+            if (const auto* r = std::get_if<forma::function_result_content>(&c)) out.push_back(*r);
     return out;
 }
 
-/// The one result in the last tool message of a request sent to the model.
+/// The last result of a request sent to the model.
 inline forma::function_result_content last_result(const std::vector<forma::chat_message>& sent) {
-    for (auto it = sent.rbegin(); it != sent.rend(); ++it)
-        if (it->role == forma::chat_role::tool()) return results_of(*it).at(0);
-    throw std::logic_error("no tool message was sent");
+    const auto results = results_in(sent);
+    if (results.empty()) throw std::logic_error("no tool message was sent");
+    return results.back();
 }
 
 /// A response without its raw representations: a stream keeps none of the whole body.

@@ -35,10 +35,10 @@ struct function_invocation_options {
     model answers with calls, each call's arguments are read by its tool (bad
     ones go back to the model as that call's result, naming the JSON Pointer and
     what was expected); the calls of one turn run concurrently on the executor;
-    the assistant message with the calls and one tool message holding every
-    result (in call order) join the conversation, and the model is asked again,
-    until it answers without calls. An unknown tool or a tool that throws or times
-    out is an error result for the model. A tool_choice of `required` or a named
+    the assistant message with the calls and one tool message per result (in
+    call order, each with its call's id as message id) join the conversation,
+    and the model is asked again, until it answers without calls. An unknown
+    tool or a tool that throws or times out is an error result for the model. A tool_choice of `required` or a named
     function applies to the first request only: later ones use `automatic`, or
     the model could never stop.
 
@@ -47,7 +47,7 @@ struct function_invocation_options {
     then the final answer; its usage is the sum over every model call; its id,
     finish reason and raw representation are the last call's. A stream yields
     the model's updates as they come, each turn's calls in one update once their
-    arguments are complete, the results in one update (role tool), then the next
+    arguments are complete, each result in an update (role tool), then the next
     turn; merged with to_agent_response it equals get_response's answer.
 
     Approval: when a call of the turn is to a tool whose options require
