@@ -1,5 +1,7 @@
 #include <forma/telemetry/otlp_json.hpp>
 
+#include "../detail/json_text.hpp"
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
@@ -20,6 +22,10 @@ json::string unix_nanos(std::chrono::system_clock::time_point t) {
     return int64_text(std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
 }
 
+// Text from anywhere (a tool's arguments, an exception's message) made valid UTF-8: a collector
+// rejects the whole body over one bad byte.
+json::string text(std::string_view s) { return json::string(lib_detail::valid_utf8(s)); }
+
 json::object any_value(const attribute_value& value) {
     return std::visit(
         [](const auto& v) -> json::object {
@@ -31,10 +37,10 @@ json::object any_value(const attribute_value& value) {
             } else if constexpr (std::is_same_v<V, double>) {
                 return {{"doubleValue", v}};
             } else if constexpr (std::is_same_v<V, std::string>) {
-                return {{"stringValue", v}};
+                return {{"stringValue", text(v)}};
             } else {
                 json::array values;
-                for (const auto& s : v) values.push_back(json::object{{"stringValue", s}});
+                for (const auto& s : v) values.push_back(json::object{{"stringValue", text(s)}});
                 return {{"arrayValue", json::object{{"values", std::move(values)}}}};
             }
         },
@@ -44,7 +50,7 @@ json::object any_value(const attribute_value& value) {
 json::array key_values(const attribute_list& attributes) {
     json::array out;
     out.reserve(attributes.size());
-    for (const auto& a : attributes) out.push_back(json::object{{"key", a.key.view()}, {"value", any_value(a.value)}});
+    for (const auto& a : attributes) out.push_back(json::object{{"key", text(a.key.view())}, {"value", any_value(a.value)}});
     return out;
 }
 
@@ -53,7 +59,7 @@ json::object scope() { return {{"name", "forma"}, {"version", library_version()}
 json::object span_object(const span_data& span) {
     json::object out{{"traceId", to_hex(span.context.trace_id)},
                      {"spanId", to_hex(span.context.span_id)},
-                     {"name", span.name},
+                     {"name", text(span.name)},
                      {"kind", static_cast<int>(span.kind)},
                      {"startTimeUnixNano", unix_nanos(span.start_time)},
                      {"endTimeUnixNano", unix_nanos(span.end_time)},
@@ -61,7 +67,7 @@ json::object span_object(const span_data& span) {
     if (span.parent_span_id) out["parentSpanId"] = to_hex(*span.parent_span_id);
     out["flags"] = span.context.sampled ? 1 : 0;
     json::object status{{"code", static_cast<int>(span.status)}};
-    if (!span.status_message.empty()) status["message"] = span.status_message;
+    if (!span.status_message.empty()) status["message"] = text(span.status_message);
     out["status"] = std::move(status);
     return out;
 }

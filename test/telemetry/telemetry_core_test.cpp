@@ -282,6 +282,23 @@ TEST(tool_span, records_a_call_with_content_only_when_sensitive) {
     EXPECT_EQ(doc.at("resourceSpans").at(0).at("scopeSpans").at(0).at("spans").at(0).at("kind"), 1);
 }
 
+TEST(otlp_json, text_that_is_not_utf8_is_made_valid_not_passed_on) {
+    span_data s = sample_span();
+    s.name = "execute_tool caf\xE9";
+    s.status_message = "failed: \xFF\xFE";
+    s.attributes.push_back({std::string("gen_ai.tool.call.arguments"), std::string("{\"city\":\"Z\xFCrich\"}")});
+    s.attributes.push_back({gen_ai::attr::response_finish_reasons, std::vector<std::string>{"st\xC3op"}});
+    const std::string body = otlp_traces_json(std::span(&s, 1), {{"service.name", std::string("svc\x80")}});
+    boost::system::error_code ec;
+    const json::value doc = json::parse(body, ec); // Boost.JSON refuses invalid UTF-8
+    ASSERT_FALSE(ec) << ec.message();
+    const auto& span = doc.at("resourceSpans").at(0).at("scopeSpans").at(0).at("spans").at(0);
+    EXPECT_EQ(span.at("name"), "execute_tool caf\uFFFD");
+    EXPECT_EQ(span.at("status").at("message"), "failed: \uFFFD\uFFFD");
+    const auto& attributes = span.at("attributes").as_array();
+    EXPECT_EQ(attributes.at(attributes.size() - 2).at("value").at("stringValue"), "{\"city\":\"Z\uFFFDrich\"}");
+}
+
 TEST(otlp_json, a_root_span_has_no_parent_id) {
     span_data s = sample_span();
     s.parent_span_id.reset();
