@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace {
 
 using namespace std::chrono_literals;
@@ -250,6 +252,41 @@ TEST_F(tools_over_tls, each_model_call_and_each_tool_call_is_a_span_of_the_run) 
     const auto sent = s.requests();
     ASSERT_EQ(sent.size(), 2u);
     EXPECT_NE(sent[0].header("traceparent"), sent[1].header("traceparent"));
+}
+
+TEST_F(tools_over_tls, an_agent_as_a_tool_answers_the_outer_agent_and_its_spans_nest) {
+    auto& s = server();
+    forma::openai::chat_client client(io.get_executor(), options_for(s));
+    auto memory = std::make_shared<forma::telemetry::in_memory_exporter>();
+    auto researcher = forma::agent_builder(std::make_shared<forma::chat_client_agent>(
+                                               client, forma::chat_client_agent_options{.name = "researcher",
+                                                                                        .description = "Finds facts"}))
+                          .use_telemetry({.exporter = memory})
+                          .build();
+    auto writer = forma::agent_builder(std::make_shared<forma::chat_client_agent>(
+                                           client, forma::chat_client_agent_options{
+                                                       .name = "writer", .tools = {forma::as_tool(*researcher)}}))
+                      .use_telemetry({.exporter = memory})
+                      .build();
+    const auto r = run(writer->run("Write about bridges"));
+    EXPECT_EQ(r.text(), "You said: Write about bridges");
+
+    // The server called the researcher with generated input; the researcher's own request
+    // echoed it, and that answer went back to the writer's model as the call's result.
+    const auto sent = bodies();
+    ASSERT_EQ(sent.size(), 3u);
+    EXPECT_EQ(sent[0].at("tools").at(0).at("function").at("name"), "researcher");
+    const auto& inner_question = sent[1].at("messages").as_array().back().at("content");
+    const auto& tool_message = sent[2].at("messages").as_array().back();
+    EXPECT_EQ(tool_message.at("role"), "tool");
+    EXPECT_EQ(tool_message.at("content"), json::value("You said: " + std::string(inner_question.as_string())));
+
+    std::map<std::string, forma::telemetry::span_data> spans;
+    for (const auto& span : memory->spans()) spans.emplace(span.name, span);
+    ASSERT_TRUE(spans.count("invoke_agent writer") && spans.count("execute_tool researcher") &&
+                spans.count("invoke_agent researcher"));
+    EXPECT_EQ(spans["execute_tool researcher"].parent_span_id, spans["invoke_agent writer"].context.span_id);
+    EXPECT_EQ(spans["invoke_agent researcher"].parent_span_id, spans["execute_tool researcher"].context.span_id);
 }
 
 } // namespace
