@@ -119,8 +119,10 @@ asio::awaitable<tool_runner::outcome> tool_runner::invoke(const function_call_co
     }
     // A cancelled run is not the tool's failure: the cancellation goes on up.
     if ((thrown || timed_out) &&
-        (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none)
+        (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none) {
+        span.fail("cancelled", "the run was cancelled while the tool ran");
         throw boost::system::system_error(asio::error::operation_aborted);
+    }
     if (thrown) {
         std::string message;
         std::string type;

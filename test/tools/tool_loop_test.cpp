@@ -4,6 +4,8 @@
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
+#include <forma/telemetry/gen_ai.hpp>
+#include <forma/telemetry/in_memory_exporter.hpp>
 
 namespace {
 
@@ -291,6 +293,35 @@ TEST_F(tool_loop, cancelling_the_request_cancels_the_running_tools) {
         EXPECT_EQ(e.code(), asio::error::operation_aborted);
     }
     EXPECT_EQ(model.requests().size(), 1u) << "no request after the cancellation";
+}
+
+TEST_F(tool_loop, a_cancelled_call_is_a_cancelled_span) {
+    auto memory = std::make_shared<telemetry::in_memory_exporter>();
+    bool started = false;
+    const function_tool stuck = make_tool("stuck", "", [&]() -> asio::awaitable<int> {
+        started = true;
+        asio::steady_timer forever(co_await asio::this_coro::executor, std::chrono::hours(1));
+        co_await forever.async_wait(asio::use_awaitable);
+        co_return 1;
+    });
+    model.add_response(calls_turn({call("c1", "stuck", "{}")}));
+    function_invoking_chat_client loop(model);
+    chat_options options = with_tools({stuck});
+    options.telemetry = telemetry::trace_parent{.exporter = memory};
+    asio::cancellation_signal signal;
+    bool done = false;
+    asio::co_spawn(io, loop.get_response(ask("Go"), options),
+                   asio::bind_cancellation_slot(signal.slot(), [&](std::exception_ptr, agent_response<>) { done = true; }));
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!started && std::chrono::steady_clock::now() < end) io.run_one_for(10ms);
+    signal.emit(asio::cancellation_type::terminal);
+    while (!done && std::chrono::steady_clock::now() < end) io.run_one_for(10ms);
+    ASSERT_TRUE(done);
+    const auto spans = memory->spans();
+    ASSERT_EQ(spans.size(), 1u);
+    EXPECT_EQ(spans[0].status, telemetry::status_code::error);
+    EXPECT_EQ(std::get<std::string>(*telemetry::find(spans[0].attributes, telemetry::gen_ai::attr::error_type)),
+              "cancelled");
 }
 
 TEST_F(tool_loop, calls_without_an_id_or_sharing_one_are_a_tool_error) {
