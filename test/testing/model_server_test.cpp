@@ -729,6 +729,27 @@ TEST_F(model_server_test, tool_choice_and_a_tool_result_decide_whether_tools_are
     EXPECT_TRUE(json::parse(content_of(answer)).at("summary").is_string());
 }
 
+TEST_F(model_server_test, a_called_tool_whose_parameters_it_cannot_satisfy_is_a_400_naming_the_problem) {
+    model_server server(io.get_executor());
+    const std::string tools = R"({"tools":[{"type":"function","function":{"name":"get_weather",)"
+                              R"("parameters":{"type":"object","properties":{"city":{"type":"string"}}}}},)"
+                              R"({"type":"function","function":{"name":"odd","parameters":{"type":"object",)"
+                              R"("properties":{"a":{"oneOf":[{"type":"string"}]}},"required":["a"]}}}])";
+    // Only the tools called are generated: the first one here is fine.
+    const auto first = calls_of(ask(io, server, chat("x", tools + "}")));
+    ASSERT_EQ(first.size(), 1u);
+    EXPECT_EQ(first[0].name, "get_weather");
+
+    for (const std::string extra : {R"(,"tool_choice":{"type":"function","function":{"name":"odd"}}})",
+                                    R"(,"tool_choice":{"type":"function","function":{"name":"odd"}},"stream":true})"}) {
+        const response r = ask(io, server, chat("x", tools + extra));
+        EXPECT_EQ(r.result_int(), 400) << extra;
+        const json::value body = json::parse(r.body());
+        EXPECT_EQ(body.at("error").at("type"), "invalid_request_error");
+        EXPECT_NE(std::string(body.at("error").at("message").as_string()).find("oneOf"), std::string::npos) << r.body();
+    }
+}
+
 TEST_F(model_server_test, generated_calls_can_carry_malformed_arguments_or_an_unknown_tool) {
     model_server malformed(io.get_executor(), {.tool_fault = forma::testing::tool_call_fault::malformed_arguments});
     const auto bad = calls_of(ask(io, malformed, chat("Weather in Oslo", weather_tools())));

@@ -76,6 +76,16 @@ int main(int argc, char** argv) {
     write_reply("tool_calls_parallel", detail::generate_answer("POST", "/v1/chat/completions",
                                                                R"({"stream":true,)" + tools + messages + "}",
                                                                {.seed = 2, .tool_calls_per_turn = 2}));
+    write_generated("tool_choice_named", R"({"tool_choice":{"type":"function","function":{"name":"ping"}},)" + tools +
+                                             messages + "}");
+    write_generated("tool_choice_unknown", R"({"tool_choice":{"type":"function","function":{"name":"nope"}},)" +
+                                               tools + messages + "}");
+    write_generated("bad_tool_schema", R"({"tools":[{"type":"function","function":{"name":"odd","parameters":
+        {"type":"object","properties":{"a":{"oneOf":[{"type":"string"}]}},"required":["a"]}}}],)" + messages + "}");
+    write_generated("after_tool_result", "{" + tools + R"("messages":[{"role":"user","content":"Weather in Oslo?"},
+        {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function",
+                                                          "function":{"name":"get_weather","arguments":"{}"}}]},
+        {"role":"tool","tool_call_id":"c1","content":"5 degrees"}]})");
     const std::vector<forma::testing::scripted_tool_call> calls{{"call_1", "get_weather", R"({"city":"Oslo"})"},
                                                                 {"call_2", "ping", "{broken"}};
     write_reply("scripted_tool_calls", scripted_reply::tool_calls(calls));

@@ -18,7 +18,7 @@ if(NOT rc EQUAL 0)
 endif()
 
 # definition -> the least number of documents expected
-foreach(pair IN ITEMS CreateChatCompletionResponse:8 CreateChatCompletionStreamResponse:40 ErrorResponse:7)
+foreach(pair IN ITEMS CreateChatCompletionResponse:10 CreateChatCompletionStreamResponse:40 ErrorResponse:9)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 definition)
   list(GET pair 1 minimum)

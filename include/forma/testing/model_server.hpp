@@ -167,10 +167,12 @@ struct model_server_options {
 
     The generator answers a path that does not end in `/chat/completions` with
     a 404, another method than `POST` with a 405, and a body that is not a JSON
-    object with a `messages` array (or a schema make_instance cannot satisfy)
-    with a 400, each with an OpenAI-style error body. A handler's or queued
-    reply answers any request as it is. A request larger than
-    `max_request_size` gets a 413 and is not recorded; the connection closes.
+    object with a `messages` array, a schema make_instance cannot satisfy (the
+    response format's, or the parameters of a tool it calls) or a tool_choice
+    naming a function the request does not offer with a 400, each with an
+    OpenAI-style error body. A handler's or queued reply answers any request as
+    it is. A request larger than `max_request_size` gets a 413 and is not
+    recorded; the connection closes.
 
     All work runs on the executor given (no threads of its own). The server
     listens from construction; destroying it (or stop()) closes the listening
