@@ -92,7 +92,6 @@ public:
     }
 
 private:
-
     boost::asio::awaitable<std::vector<function_result_content>> resolve(const approval_group& group) {
         std::vector<function_call_content> approved;
         for (const pending_approval& p : group.calls)

@@ -38,9 +38,9 @@ struct function_invocation_options {
     the assistant message with the calls and one tool message per result (in
     call order, each with its call's id as message id) join the conversation,
     and the model is asked again, until it answers without calls. An unknown
-    tool or a tool that throws or times out is an error result for the model. A tool_choice of `required` or a named
-    function applies to the first request only: later ones use `automatic`, or
-    the model could never stop.
+    tool or a tool that throws or times out is an error result for the model.
+    A tool_choice of `required` or a named function applies to the first
+    request only: later ones use `automatic`, or the model could never stop.
 
     The response holds every assistant message with its function_call_contents
     and every tool message with function_result_contents (secondary output),
