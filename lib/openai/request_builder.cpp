@@ -2,7 +2,7 @@
 
 #include <forma/json/detail/reader.hpp>
 
-#include "../detail/invalid_utf8.hpp"
+#include "request_parts.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -12,6 +12,10 @@
 
 namespace forma::openai {
 namespace {
+
+using detail::essence;
+using detail::result_text;
+using detail::starts_with_ci;
 
 // The API takes at most this many stop sequences (StopConfiguration: maxItems 4).
 constexpr std::size_t max_stop_sequences = 4;
@@ -46,27 +50,6 @@ bool is_api_name(std::string_view name) noexcept {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                c == '_' || c == '-';
     });
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) noexcept {
-    if (s.size() < prefix.size()) return false;
-    for (std::size_t i = 0; i < prefix.size(); ++i) {
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        if (c != prefix[i]) return false;
-    }
-    return true;
-}
-
-// The media type without parameters, lower-cased: "Image/PNG; x=y" -> "image/png".
-std::string essence(std::string_view media_type) {
-    std::string out;
-    for (char c : media_type) {
-        if (c == ';') break;
-        if (c == ' ' || c == '\t') continue;
-        out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    }
-    return out;
 }
 
 boost::json::object text_part(const std::string& text) {
@@ -106,15 +89,6 @@ boost::json::object data_part(const data_content& data, role_kind role) {
 boost::json::object uri_part(const uri_content& uri, role_kind role) {
     if (starts_with_ci(essence(uri.media_type), "image/")) return image_part(uri.uri);
     cannot_send("a URI of media type \"" + uri.media_type + "\" (only images can be sent by URI)", role);
-}
-
-// What a tool call returned, as the text of a tool message.
-std::string result_text(const function_result_content& result) {
-    std::string text;
-    if (result.result.is_string()) text = result.result.get_string();
-    else if (!result.result.is_null()) text = boost::json::serialize(result.result);
-    if (result.error) text = text.empty() ? "Error: " + *result.error : "Error: " + *result.error + "\n" + text;
-    return text;
 }
 
 boost::json::object tool_message(const function_result_content& result) {
@@ -205,44 +179,24 @@ boost::json::object tool_declaration(const function_tool& tool) {
     return {{"type", "function"}, {"function", std::move(function)}};
 }
 
-boost::json::value tool_choice_of(const tool_choice& choice, const std::vector<function_tool>& tools) {
+boost::json::value tool_choice_of(const tool_choice& choice) {
     switch (choice.mode()) {
     case tool_choice_mode::automatic: return "auto";
     case tool_choice_mode::none: return "none";
     case tool_choice_mode::required: return "required";
     case tool_choice_mode::function: break;
     }
-    const std::string& name = choice.function_name();
-    if (std::none_of(tools.begin(), tools.end(), [&](const function_tool& t) { return t.name() == name; }))
-        throw error("chat_options::tool_choice names the tool \"" + name +
-                    "\", which is not among chat_options::tools");
-    return boost::json::object{{"type", "function"}, {"function", boost::json::object{{"name", name}}}};
+    return boost::json::object{{"type", "function"},
+                               {"function", boost::json::object{{"name", choice.function_name()}}}};
 }
 
 void add_tools(boost::json::object& body, const chat_options& options) {
     if (options.tools.empty()) return; // the API refuses tool_choice and parallel_tool_calls without tools
     boost::json::array& tools = body["tools"].emplace_array();
     tools.reserve(options.tools.size());
-    for (std::size_t i = 0; i < options.tools.size(); ++i) {
-        const function_tool& tool = options.tools[i];
-        for (std::size_t j = 0; j < i; ++j)
-            if (options.tools[j].name() == tool.name())
-                throw error("chat_options::tools has two tools named \"" + tool.name() + "\"");
-        tools.push_back(tool_declaration(tool));
-    }
-    if (options.tool_choice) body["tool_choice"] = tool_choice_of(*options.tool_choice, options.tools);
+    for (const function_tool& tool : options.tools) tools.push_back(tool_declaration(tool));
+    if (options.tool_choice) body["tool_choice"] = tool_choice_of(*options.tool_choice);
     if (options.parallel_tool_calls) body["parallel_tool_calls"] = *options.parallel_tool_calls;
-}
-
-/* Throws when a string or member name in `body` is not UTF-8: serialize() would copy the bytes
-   as they are, and the server would reject the body as invalid JSON after a round trip. */
-void require_utf8(const boost::json::object& body) {
-    const auto bad = lib_detail::find_invalid_utf8(body);
-    if (!bad) return;
-    throw error("the OpenAI request holds text that is not valid UTF-8: " +
-                std::string(bad->in_member_name ? "a member name in the object at \"" : "the string at \"") +
-                bad->path + "\" (" + std::to_string(bad->text_size) + " bytes) has an invalid byte at offset " +
-                std::to_string(bad->offset) + "; convert the text to UTF-8 before sending it");
 }
 
 } // namespace
@@ -253,17 +207,13 @@ boost::json::object build_request(std::span<const chat_message> messages, const 
     if (model.empty())
         throw error("an OpenAI chat request needs a model: set it in the client options or the chat options");
     if (options.continuation_token)
-        throw error("the OpenAI Chat Completions API cannot resume a response from a continuation token");
+        throw error("the OpenAI Chat Completions API cannot resume a response from a continuation token: "
+                    "background runs need forma::openai::responses_client");
     if (options.stop_sequences.size() > max_stop_sequences)
         throw error("the OpenAI Chat Completions API takes at most 4 stop sequences, got " +
                     std::to_string(options.stop_sequences.size()));
-    for (const char* reserved : {"messages", "stream"})
-        if (options.additional_properties.contains(reserved))
-            throw error(std::string("chat_options::additional_properties cannot set \"") + reserved +
-                        "\": the OpenAI client sets it");
-    if (!options.tools.empty() && options.additional_properties.contains("tools"))
-        throw error("chat_options::additional_properties cannot set \"tools\" beside chat_options::tools: "
-                    "declare every tool in chat_options::tools");
+    detail::check_additional_properties(options, {"messages", "stream"});
+    detail::check_tools(options);
 
     boost::json::object body;
     body["model"] = model;
@@ -288,7 +238,7 @@ boost::json::object build_request(std::span<const chat_message> messages, const 
         body["stream_options"] = boost::json::object{{"include_usage", true}};
     }
     for (const auto& property : options.additional_properties) body[property.key()] = property.value();
-    require_utf8(body);
+    detail::require_utf8(body);
     return body;
 }
 

@@ -266,7 +266,8 @@ TEST(openai_request, requests_that_cannot_be_expressed_are_errors) {
     EXPECT_EQ(error_of([] {
                   build({user("x")}, {.continuation_token = continuation_token("abc")});
               }),
-              "the OpenAI Chat Completions API cannot resume a response from a continuation token");
+              "the OpenAI Chat Completions API cannot resume a response from a continuation token: "
+              "background runs need forma::openai::responses_client");
     EXPECT_EQ(error_of([] {
                   chat_options o;
                   o.additional_properties = {{"stream", false}};

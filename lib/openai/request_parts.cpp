@@ -1,0 +1,76 @@
+#include "request_parts.hpp"
+
+#include "../detail/invalid_utf8.hpp"
+
+#include <forma/error.hpp>
+
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+
+namespace forma::openai::detail {
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) noexcept {
+    if (s.size() < prefix.size()) return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        char c = s[i];
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c != prefix[i]) return false;
+    }
+    return true;
+}
+
+std::string essence(std::string_view media_type) {
+    std::string out;
+    for (char c : media_type) {
+        if (c == ';') break;
+        if (c == ' ' || c == '\t') continue;
+        out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    return out;
+}
+
+std::string result_text(const function_result_content& result) {
+    std::string text;
+    if (result.result.is_string()) text = result.result.get_string();
+    else if (!result.result.is_null()) text = boost::json::serialize(result.result);
+    if (result.error) text = text.empty() ? "Error: " + *result.error : "Error: " + *result.error + "\n" + text;
+    return text;
+}
+
+void check_tools(const chat_options& options) {
+    const auto& tools = options.tools;
+    for (std::size_t i = 0; i < tools.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (tools[j].name() == tools[i].name())
+                throw error("chat_options::tools has two tools named \"" + tools[i].name() + "\"");
+    if (!tools.empty() && options.tool_choice && options.tool_choice->mode() == tool_choice_mode::function) {
+        const std::string& name = options.tool_choice->function_name();
+        if (std::none_of(tools.begin(), tools.end(), [&](const function_tool& t) { return t.name() == name; }))
+            throw error("chat_options::tool_choice names the tool \"" + name +
+                        "\", which is not among chat_options::tools");
+    }
+}
+
+void check_additional_properties(const chat_options& options, std::initializer_list<const char*> reserved) {
+    for (const char* name : reserved)
+        if (options.additional_properties.contains(name))
+            throw error(std::string("chat_options::additional_properties cannot set \"") + name +
+                        "\": the OpenAI client sets it");
+    if (!options.tools.empty() && options.additional_properties.contains("tools"))
+        throw error("chat_options::additional_properties cannot set \"tools\" beside chat_options::tools: "
+                    "declare every tool in chat_options::tools");
+}
+
+/* serialize() would copy bytes that are not UTF-8 as they are, and the server would reject
+   the body as invalid JSON. */
+void require_utf8(const boost::json::object& body) {
+    const auto bad = lib_detail::find_invalid_utf8(body);
+    if (!bad) return;
+    throw error("the OpenAI request holds text that is not valid UTF-8: " +
+                std::string(bad->in_member_name ? "a member name in the object at \"" : "the string at \"") +
+                bad->path + "\" (" + std::to_string(bad->text_size) + " bytes) has an invalid byte at offset " +
+                std::to_string(bad->offset) + "; convert the text to UTF-8 before sending it");
+}
+
+} // namespace forma::openai::detail

@@ -1,0 +1,34 @@
+#pragma once
+// What the Chat Completions and Responses request builders share: media types,
+// tool results as text, the checks on tools and the UTF-8 check of a body.
+
+#include <forma/agent/chat_options.hpp>
+#include <forma/model/content.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace forma::openai::detail {
+
+/// Whether `s` starts with the lower-case `prefix`, ignoring ASCII case.
+bool starts_with_ci(std::string_view s, std::string_view prefix) noexcept;
+
+/// The media type without parameters, lower-cased: "Image/PNG; x=y" -> "image/png".
+std::string essence(std::string_view media_type);
+
+/// What a tool call returned, as text ("Error: ..." first when it failed).
+std::string result_text(const function_result_content& result);
+
+/// @throws error when two tools share a name, or tool_choice names a tool not offered.
+void check_tools(const chat_options& options);
+
+/// @throws error when `options.additional_properties` sets one of `reserved` (the client's
+/// own members), or "tools" beside chat_options::tools.
+void check_additional_properties(const chat_options& options, std::initializer_list<const char*> reserved);
+
+/// @throws error naming the first string or member name in `body` that is not UTF-8.
+void require_utf8(const boost::json::object& body);
+
+} // namespace forma::openai::detail
