@@ -86,6 +86,8 @@ public:
         if (request_.tool_choice && (request_.tool_choice->mode() == tool_choice_mode::required ||
                                      request_.tool_choice->mode() == tool_choice_mode::function))
             request_.tool_choice = tool_choice::automatic();
+        // A token polled the turn that made these calls; the next request sends their results.
+        request_.continuation_token.reset();
         std::vector<chat_message> messages = tools_detail::result_messages(std::move(results));
         prepared_.messages.insert(prepared_.messages.end(), messages.begin(), messages.end());
         co_return messages;

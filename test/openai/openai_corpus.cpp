@@ -1,6 +1,7 @@
 // Writes JSON documents for Python's jsonschema to judge against the OpenAI
 // API's own definitions (see validate_corpus.cmake):
 //   openai_corpus requests <dir>             every request_cases() body
+//   openai_corpus responses_requests <dir>   the same cases (and more) as Responses API bodies
 //   openai_corpus invalid <dir>              bodies the schema must reject (the control)
 //   openai_corpus chunks <streams> <dir>     each event of the recorded-style streams:
 //                                            chunks as *.chunk.json, errors as *.error.json
@@ -9,10 +10,13 @@
 
 #include <forma/net/sse_parser.hpp>
 #include <forma/openai/request_builder.hpp>
+#include <forma/openai/responses_parser.hpp>
+#include <forma/openai/responses_request_builder.hpp>
 
 #include <boost/json/serialize.hpp>
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -38,6 +42,58 @@ int write_requests(const fs::path& dir) {
     }
     std::cout << "wrote " << n << " request bodies\n";
     return 0;
+}
+
+// Every request case as a Responses API body, and the cases only that API has. Cases that
+// the Responses API cannot express (stop sequences, a seed, audio) must be refused.
+int write_responses_requests(const fs::path& dir) {
+    fs::create_directories(dir);
+    int n = 0;
+    int refused = 0;
+    fs::create_directories(dir / "parts");
+    auto write_body = [&](const std::string& name, const std::vector<forma::chat_message>& messages,
+                          const forma::chat_options& options, bool stream,
+                          const forma::openai::responses_client_options& settings = {}) {
+        auto body = forma::openai::build_responses_request(messages, options, "gpt-5", stream, settings);
+        // A message item with content parts is valid under both branches of the API's own
+        // oneOf (EasyInputMessage and InputMessage are alike): it is judged on its own, as an
+        // EasyInputMessage, and the rest of the body without it.
+        boost::json::array& input = body.at("input").as_array();
+        for (std::size_t i = input.size(); i-- > 0;)
+            if (input[i].as_object().contains("role") && input[i].as_object().at("content").is_array()) {
+                write(dir / "parts" / (name + "-" + std::to_string(i) + ".json"), boost::json::serialize(input[i]));
+                input.erase(input.begin() + static_cast<std::ptrdiff_t>(i));
+            }
+        write(dir / (name + ".json"), boost::json::serialize(body));
+        ++n;
+    };
+    const std::set<std::string> inexpressible{"sampling", "four_stop_sequences", "audio", "everything_streaming"};
+    for (const auto& c : forma_openai_test::request_cases()) {
+        if (c.name == "additional_properties") continue; // Chat Completions' own members
+        try {
+            write_body(c.name, c.messages, c.options, c.stream);
+        } catch (const forma::error& e) {
+            if (!inexpressible.contains(c.name)) throw;
+            ++refused;
+        }
+    }
+    using forma_openai_test::user;
+    const auto previous = forma::openai::parse_responses_response(R"({"id":"resp_1","status":"completed","output":[
+        {"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"Look it up."}],"encrypted_content":"enc"},
+        {"type":"function_call","id":"fc","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}]})");
+    const forma::chat_message result(forma::chat_role::tool(),
+                                     std::vector<forma::content>{forma::function_result_content("call_1", 21.5)});
+    const std::vector<forma::chat_message> round_trip{user("Weather?"), previous.messages.at(0), result};
+    write_body("reasoning_round_trip", round_trip, {.tools = forma_openai_test::sample_tools()}, false,
+               {.store = false, .include_encrypted_reasoning = true});
+    write_body("server_side_conversation", round_trip, {}, false, {.server_side_conversation = true});
+    write_body("background", {user("Write a long essay")}, {.allow_background_responses = true}, false,
+               {.store = true, .metadata = {{"job", "essay-1"}}});
+    write_body("background_streaming", {user("Write a long essay")}, {.allow_background_responses = true}, true);
+    write_body("reasoning_settings", {user("Prove it")}, {.max_output_tokens = 2000}, false,
+               {.reasoning_effort = "high", .reasoning_summary = "detailed"});
+    std::cout << "wrote " << n << " Responses request bodies; " << refused << " cases refused\n";
+    return refused == static_cast<int>(inexpressible.size()) ? 0 : 1;
 }
 
 // Bodies a correct validator rejects: if it accepted them, the schema test would prove nothing.
@@ -98,6 +154,7 @@ int main(int argc, char** argv) try {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "requests" && argc == 3) return write_requests(argv[2]);
     if (mode == "invalid" && argc == 3) return write_invalid(argv[2]);
+    if (mode == "responses_requests" && argc == 3) return write_responses_requests(argv[2]);
     if (mode == "chunks" && argc == 4) return write_chunks(argv[2], argv[3]);
     std::cerr << "usage: openai_corpus requests|invalid <dir> | chunks <streams> <dir>\n";
     return 2;

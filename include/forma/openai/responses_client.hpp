@@ -1,0 +1,89 @@
+#pragma once
+
+#include <forma/agent/chat_client.hpp>
+#include <forma/openai/client_options.hpp>
+#include <forma/openai/responses_client_options.hpp>
+#include <forma/openai/responses_token.hpp>
+
+#include <memory>
+
+namespace forma::openai {
+
+namespace detail {
+struct responses_client_state;
+}
+
+/** A chat_client for OpenAI's Responses API (`POST /v1/responses`), with
+    background runs that are polled, resumed and cancelled by continuation token.
+
+    It shares openai::chat_client's transport: connections, TLS, retries
+    (a stream is never repeated once its body has begun), timeouts, limits, Azure
+    mode (`{base_url}/responses?api-version=...`, the deployment as model), key
+    redaction, and its errors (http_error, transport_error, stream_error,
+    json_error, forma::error for a request that cannot be built). Requests are
+    built by build_responses_request, answers read by parse_responses_response and
+    responses_stream_parser. function_invoking_chat_client (and so an agent with
+    tools) works over it as over chat_client.
+
+    Long-running runs:
+    - `chat_options::allow_background_responses` sends `background: true`: the
+      server answers at once, and get_response returns no messages and a
+      continuation_token while the response is queued or in progress.
+    - A request whose chat_options carry that token polls `GET /v1/responses/{id}`
+      instead of creating a response: a finished response comes back whole (no
+      token), an unfinished one with a fresh token. Its messages are ignored.
+    - A background stream's updates each carry a token (the response id and the
+      last event's sequence number), the final one none. After a dropped
+      connection, get_streaming_response with the last token resumes with
+      `GET /v1/responses/{id}?stream=true&starting_after=N`: no event is lost or
+      repeated (events the server sends again are skipped).
+    - cancel(token) stops a background response.
+    Tokens are responses_token values as JSON: serialize them with
+    continuation_token::to_string, and any responses_client that reaches the same
+    server (another process) can finish the run. A token another client issued
+    is refused with an error that says so; a response the server does not know
+    is an http_error with status 404.
+
+    Telemetry: every call (a creation, a poll, a resumption, a cancellation) whose
+    options carry a span is its own child span `chat {model}` with
+    `gen_ai.response.id`, and sends that span's W3C `traceparent` header.
+
+    Used from one thread at a time, like an Asio I/O object; operations and
+    streams keep what they need alive.
+*/
+class responses_client final : public forma::chat_client {
+public:
+    /// @throws forma::error for a base_url that does not parse, or a ca_file that cannot be read.
+    responses_client(executor_type executor, client_options options, responses_client_options settings = {});
+    ~responses_client() override;
+
+    responses_client(const responses_client&) = delete;
+    responses_client& operator=(const responses_client&) = delete;
+
+    executor_type get_executor() const override;
+
+    /// "openai" ("azure.ai.openai" in Azure mode), the server's host and port, the client's model.
+    provider_metadata provider() const override;
+
+    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
+                                                          chat_options options) override;
+
+    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
+
+    /** Cancels the background response `token` names (`POST /v1/responses/{id}/cancel`).
+        @returns the response as it stands after the cancellation.
+        @throws error for a token this client cannot read; http_error as get_response.
+    */
+    boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token);
+
+    const client_options& options() const noexcept;
+    const responses_client_options& settings() const noexcept;
+
+    /// Idle connections held for reuse now.
+    std::size_t idle_connections() const noexcept;
+
+private:
+    std::shared_ptr<detail::responses_client_state> state_;
+};
+
+} // namespace forma::openai

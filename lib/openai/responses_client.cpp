@@ -1,0 +1,144 @@
+#include <forma/openai/responses_client.hpp>
+
+#include "parsed_stream.hpp"
+
+#include <forma/openai/responses_parser.hpp>
+#include <forma/openai/responses_request_builder.hpp>
+
+#include <boost/json/serialize.hpp>
+
+namespace forma::openai {
+
+namespace asio = boost::asio;
+
+namespace detail {
+
+struct responses_client_state {
+    responses_client_state(transport::executor_type executor, client_options options,
+                           responses_client_options settings)
+        : http(std::make_shared<transport>(std::move(executor), std::move(options))),
+          settings(std::move(settings)) {}
+
+    std::shared_ptr<transport> http;
+    responses_client_options settings;
+};
+
+} // namespace detail
+
+namespace {
+
+using detail::request_line;
+using shared_transport = std::shared_ptr<detail::transport>;
+
+// The path of a response the token names; the token's id holds no character a path must escape.
+std::string response_path(const responses_token& token) { return "/responses/" + token.response_id; }
+
+asio::awaitable<agent_response<>> complete(shared_transport transport, request_line request, std::string body,
+                                           telemetry::operation_span span) {
+    try {
+        request.body = body;
+        const std::string text = co_await transport->exchange(request, span);
+        agent_response<> response;
+        try {
+            response = parse_responses_response(text);
+        } catch (const http_error& e) {
+            throw transport->redacted(e);
+        }
+        span.end(response);
+        co_return response;
+    } catch (...) {
+        span.fail(std::current_exception());
+        throw;
+    }
+}
+
+// Responses events as updates; in a background run each update carries where the stream stands.
+struct responses_stream_mapping {
+    responses_stream_parser parser;
+    bool issue_tokens = false;
+    std::optional<std::int64_t> skip_through{}; // a resumed stream: events the caller has had
+
+    std::optional<agent_response_update> next(std::string_view& bytes) {
+        for (;;) {
+            std::optional<agent_response_update> update = parser.next(bytes);
+            if (!update) return update;
+            const auto at = parser.position().sequence_number;
+            if (skip_through && at && *at <= *skip_through) continue; // sent again by the server
+            if (issue_tokens && !parser.finished()) update->continuation_token = parser.position().to_continuation_token();
+            return update;
+        }
+    }
+    void finish() const { parser.finish(); }
+    std::vector<agent_response_update> whole(std::string_view body) const {
+        return parse_responses_response(body).to_updates();
+    }
+};
+
+} // namespace
+
+responses_client::responses_client(executor_type executor, client_options options, responses_client_options settings)
+    : state_(std::make_shared<detail::responses_client_state>(std::move(executor), std::move(options),
+                                                              std::move(settings))) {}
+
+responses_client::~responses_client() = default;
+
+responses_client::executor_type responses_client::get_executor() const { return state_->http->executor(); }
+
+provider_metadata responses_client::provider() const { return state_->http->provider(); }
+
+const client_options& responses_client::options() const noexcept { return state_->http->options(); }
+
+const responses_client_options& responses_client::settings() const noexcept { return state_->settings; }
+
+std::size_t responses_client::idle_connections() const noexcept { return state_->http->idle_connections(); }
+
+asio::awaitable<agent_response<>> responses_client::get_response(std::vector<chat_message> messages,
+                                                                 chat_options options) {
+    const detail::transport& transport = *state_->http;
+    if (options.continuation_token) {
+        const responses_token token = responses_token::from(*options.continuation_token);
+        return complete(state_->http, {.method = "GET", .target = transport.target(response_path(token))}, {},
+                        transport.start_span({}, options, false));
+    }
+    // Built now, so that a request that cannot be expressed fails before any I/O.
+    std::string body = boost::json::serialize(
+        build_responses_request(messages, options, transport.options().model, false, state_->settings));
+    return complete(state_->http, {.target = transport.target("/responses")}, std::move(body),
+                    transport.start_span(messages, options, false));
+}
+
+update_stream responses_client::get_streaming_response(std::vector<chat_message> messages, chat_options options) {
+    const detail::transport& transport = *state_->http;
+    responses_stream_mapping mapping{
+        .parser = responses_stream_parser({.sse = {.max_event_size = transport.options().max_stream_event}}),
+        .issue_tokens = options.allow_background_responses || options.continuation_token.has_value()};
+    request_line request{.stream = true};
+    std::string body;
+    if (options.continuation_token) {
+        const responses_token token = responses_token::from(*options.continuation_token);
+        std::string query = "stream=true";
+        if (token.sequence_number) query += "&starting_after=" + std::to_string(*token.sequence_number);
+        request.method = "GET";
+        request.target = transport.target(response_path(token), query);
+        mapping.skip_through = token.sequence_number;
+        messages.clear(); // a resumption continues the run; its span has no new input
+    } else {
+        body = boost::json::serialize(
+            build_responses_request(messages, options, transport.options().model, true, state_->settings));
+        request.target = transport.target("/responses");
+    }
+    auto span = transport.start_span(messages, options, true);
+    return update_stream(transport.executor(), std::make_unique<detail::parsed_stream<responses_stream_mapping>>(
+                                                   state_->http, std::move(request), std::move(body),
+                                                   std::move(span), std::move(mapping)));
+}
+
+asio::awaitable<agent_response<>> responses_client::cancel(const continuation_token& token) {
+    const responses_token position = responses_token::from(token);
+    const detail::transport& transport = *state_->http;
+    return complete(state_->http,
+                    {.method = "POST", .target = transport.target(response_path(position) + "/cancel")}, "{}",
+                    telemetry::operation_span({}, {}));
+}
+
+} // namespace forma::openai

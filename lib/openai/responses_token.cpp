@@ -1,0 +1,49 @@
+#include <forma/openai/responses_token.hpp>
+
+#include <forma/error.hpp>
+
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace forma::openai {
+namespace {
+
+constexpr std::string_view token_kind = "openai.responses";
+constexpr std::size_t max_quoted = 200;
+
+[[noreturn]] void not_ours(const continuation_token& token, std::string_view why) {
+    std::string text = token.to_string();
+    if (text.size() > max_quoted) text = text.substr(0, max_quoted) + "...";
+    throw error("the continuation token " + text + " is not one responses_client issued (" + std::string(why) +
+                "); pass back the token a responses_client run returned, unchanged");
+}
+
+} // namespace
+
+continuation_token responses_token::to_continuation_token() const {
+    boost::json::object value{{"kind", token_kind}, {"response_id", response_id}};
+    if (sequence_number) value["sequence_number"] = *sequence_number;
+    return continuation_token(boost::json::value(std::move(value)));
+}
+
+responses_token responses_token::from(const continuation_token& token) {
+    const boost::json::object* value = token.value().if_object();
+    if (!value) not_ours(token, "it is not a JSON object");
+    const boost::json::value* kind = value->if_contains("kind");
+    if (!kind || !kind->is_string() || kind->get_string() != token_kind)
+        not_ours(token, "its \"kind\" is not \"openai.responses\"");
+    const boost::json::value* id = value->if_contains("response_id");
+    if (!id || !id->is_string() || id->get_string().empty()) not_ours(token, "it has no \"response_id\" string");
+    for (char c : id->get_string())
+        if (c == '/' || c == '?' || c == '#' || c == '%' || static_cast<unsigned char>(c) <= ' ')
+            not_ours(token, "its \"response_id\" holds a character no response id has");
+    responses_token out{.response_id = std::string(id->get_string())};
+    if (const boost::json::value* sequence = value->if_contains("sequence_number")) {
+        if (!sequence->is_int64() || sequence->get_int64() < 0)
+            not_ours(token, "its \"sequence_number\" is not a non-negative integer");
+        out.sequence_number = sequence->get_int64();
+    }
+    return out;
+}
+
+} // namespace forma::openai
