@@ -44,6 +44,8 @@ using boost::system::error_code;
 
 // The longest a server-side close waits for the peer to finish sending (see linger_close).
 constexpr std::chrono::seconds linger_time{1};
+// How often a gated reply's wait asks its gate again (see scripted_reply::chunk_gate).
+constexpr std::chrono::milliseconds gate_slice{20};
 
 
 const std::string* find_header(const scripted_reply& reply, std::string_view name) {
@@ -151,14 +153,26 @@ asio::awaitable<bool> send(connection& c, const scripted_reply& reply, bool clos
     }
     co_await write_bytes(c, bytes, ec);
     bool first = true;
-    for (const std::string& chunk : reply.chunks) {
+    for (std::size_t i = 0; i < reply.chunks.size(); ++i) {
+        const std::string& chunk = reply.chunks[i];
         if (ec) co_return false;
         if (chunk.empty()) continue; // a zero-size chunk would end the body
-        if (!first && reply.chunk_delay.count() > 0) {
-            c.timer.expires_after(reply.chunk_delay);
+        std::chrono::milliseconds delay = first ? std::chrono::milliseconds(0) : reply.chunk_delay;
+        if (!reply.chunk_delays.empty())
+            delay = i < reply.chunk_delays.size() ? reply.chunk_delays[i] : std::chrono::milliseconds(0);
+        // A gated chunk's wait is cut in slices, so that a closed gate ends the reply soon.
+        const auto due = std::chrono::steady_clock::now() + delay;
+        bool open = true;
+        for (;;) {
+            open = !reply.chunk_gate || reply.chunk_gate(i);
+            const auto left = due - std::chrono::steady_clock::now();
+            if (!open || left <= std::chrono::steady_clock::duration::zero()) break;
+            using duration = std::chrono::steady_clock::duration;
+            c.timer.expires_after(reply.chunk_gate ? std::min<duration>(left, gate_slice) : left);
             co_await c.timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
             if (ec || !c.socket.is_open()) co_return false;
         }
+        if (!open) break;
         first = false;
         char size[24];
         const int n = std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());

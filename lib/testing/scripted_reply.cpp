@@ -23,6 +23,7 @@ void keep_first(scripted_reply& reply, std::size_t count) {
     if (!reply.chunks.empty() || has_header(reply, "Transfer-Encoding")) {
         if (!has_header(reply, "Transfer-Encoding")) reply.headers.emplace_back("Transfer-Encoding", "chunked");
         if (reply.chunks.size() > count) reply.chunks.resize(count);
+        if (reply.chunk_delays.size() > count) reply.chunk_delays.resize(count);
         return;
     }
     if (!has_header(reply, "Content-Length"))

@@ -38,12 +38,13 @@ struct scripted_tool_call {
 /** One reply of the local model server, as it goes on the wire.
 
     A reply with `chunks` is streamed (`Transfer-Encoding: chunked`), one HTTP
-    chunk per element, `chunk_delay` apart (an empty element is skipped: a
-    zero-size chunk would end the body); otherwise `body` is sent whole with
-    a `Content-Length`. A `Content-Length`, `Transfer-Encoding` or `Connection`
-    in `headers` replaces the one the server would add (a wrong length is a
-    fault too; `Connection: close` closes after the reply). The factories
-    build the usual replies; the members can then be changed to inject a fault.
+    chunk per element, `chunk_delay` apart, or each after its own wait in
+    `chunk_delays` (an empty element is skipped: a zero-size chunk would end the
+    body); otherwise `body` is sent whole with a `Content-Length`. A
+    `Content-Length`, `Transfer-Encoding` or `Connection` in `headers` replaces
+    the one the server would add (a wrong length is a fault too; `Connection:
+    close` closes after the reply). The factories build the usual replies; the
+    members can then be changed to inject a fault.
 */
 struct scripted_reply {
     /// 0 sends no response at all: with `stall`, a server that reads the request and never
@@ -55,6 +56,12 @@ struct scripted_reply {
     std::string body{};
     std::vector<std::string> chunks{};
     std::chrono::milliseconds chunk_delay{0};
+    /// When not empty, the wait before each chunk (the first one's too; none past its end),
+    /// in place of `chunk_delay`: a background response's events go out as they fall due.
+    std::vector<std::chrono::milliseconds> chunk_delays{};
+    /// When set, asked with a chunk's index before it goes, and every 20 ms while it waits:
+    /// false ends the reply there, as `ending` says (a cancelled background run's stream stops so).
+    std::function<bool(std::size_t)> chunk_gate{};
     reply_ending ending = reply_ending::complete;
 
     /// `body` as it is (it need not be JSON: invalid JSON is a fault to inject).
