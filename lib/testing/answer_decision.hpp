@@ -24,12 +24,16 @@ struct generation {
     std::string model = "forma-local";
     /// Already `seed + request index`.
     std::uint64_t seed = 0;
-    /// Numbers the reply's id ("chatcmpl-local-<n>") and its calls' ("call_<n>_<i>").
+    /// Numbers the reply's ids ("chatcmpl-local-<n>", "resp_<n>") and its calls' ("call_<n>_<i>").
     std::uint64_t request_number = 0;
     std::size_t delta_size = 8;
     std::chrono::milliseconds chunk_delay{0};
     std::size_t tool_calls_per_turn = 1;
     tool_call_fault tool_fault = tool_call_fault::none;
+    // The Responses API's options (see model_server_options).
+    std::string reasoning_summary{};
+    std::chrono::milliseconds background_duration{30};
+    std::optional<std::size_t> drop_stream_after_events{};
 };
 
 /// Seconds since the Unix epoch, now.

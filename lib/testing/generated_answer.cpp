@@ -203,7 +203,7 @@ scripted_reply generate_answer(std::string_view method, std::string_view target,
     if (path.size() < endpoint.size() || path.substr(path.size() - endpoint.size()) != endpoint)
         return scripted_reply::error(404, "invalid_request_error",
                                      "Unknown request URL: " + std::string(method) + " " + std::string(path) +
-                                         ". This server answers POST /v1/chat/completions.",
+                                         ". This server answers POST /v1/chat/completions and /v1/responses.",
                                      "unknown_url");
     if (method != "POST")
         return scripted_reply::error(405, "invalid_request_error",

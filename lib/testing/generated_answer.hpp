@@ -56,9 +56,10 @@ std::vector<std::string> tool_call_events(const answer_meta& meta, const std::ve
 std::string error_body(std::string_view type, std::string_view message, std::string_view code);
 
 /** The generated reply to a request (see model_server): 404 for a path that does
-    not end in `/chat/completions`, 405 for another method than POST, 400 for a body
-    that is not a JSON object with a `messages` array or a schema make_instance cannot
-    satisfy; else the answer, streamed when the body says `"stream": true`.
+    not end in `/chat/completions` (the Responses paths are not asked here), 405 for another
+    method than POST, 400 for a body that is not a JSON object with a `messages` array or a
+    schema make_instance cannot satisfy; else the answer, streamed when the body says
+    `"stream": true`.
 */
 scripted_reply generate_answer(std::string_view method, std::string_view target, std::string_view body,
                                const generation& options);

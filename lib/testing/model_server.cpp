@@ -5,6 +5,7 @@
 
 #include "../detail/ascii.hpp"
 #include "generated_answer.hpp"
+#include "responses_endpoint.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -230,6 +231,8 @@ struct model_server::state {
     std::uint64_t next_id = 0;
     std::map<std::uint64_t, std::shared_ptr<connection>> open;
     bool stopped = false;
+
+    detail::responses_endpoint responses; // stored responses; locks on its own
 };
 
 // Records the request, then asks the handler, the queue and the generator in turn.
@@ -259,7 +262,13 @@ scripted_reply model_server::state::pick_reply(const received_request& request) 
                                             .delta_size = options.delta_size,
                                             .chunk_delay = options.chunk_delay,
                                             .tool_calls_per_turn = options.tool_calls_per_turn,
-                                            .tool_fault = options.tool_fault};
+                                            .tool_fault = options.tool_fault,
+                                            .reasoning_summary = options.reasoning_summary,
+                                            .background_duration = options.background_duration,
+                                            .drop_stream_after_events = options.drop_stream_after_events};
+        if (detail::responses_endpoint::serves(request.target))
+            return responses.answer(request.method, request.target, request.body, generation,
+                                    std::chrono::steady_clock::now());
         return detail::generate_answer(request.method, request.target, request.body, generation);
     } catch (const std::exception& e) {
         // A throwing handler is a test's bug: say so to the client rather than drop the connection.

@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -116,6 +117,23 @@ public:
             co_await http::async_read(*tls_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
         else
             co_await http::async_read(*socket_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+        co_return parser.release();
+    }
+
+    /** Reads one response piece by piece, calling `progress` with the body so far after each
+        piece (to act while a stream is still coming); `ec` as read's.
+    */
+    asio::awaitable<response> read_progress(error_code& ec, std::function<void(std::string_view)> progress) {
+        http::response_parser<http::string_body> parser;
+        parser.body_limit(16 * 1024 * 1024);
+        while (!parser.is_done()) {
+            if (tls_)
+                co_await http::async_read_some(*tls_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+            else
+                co_await http::async_read_some(*socket_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+            if (ec) break;
+            if (parser.is_header_done()) progress(parser.get().body());
+        }
         co_return parser.release();
     }
 
