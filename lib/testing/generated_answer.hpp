@@ -1,8 +1,10 @@
 #pragma once
 
-// The local model server's answers, Beast-free: the OpenAI shapes it sends
-// (chat.completion, chat.completion.chunk, error) and the answer it generates
-// for a request body. model_server.cpp does the transport; this does the JSON.
+// The local model server's Chat Completions answers, Beast-free: the OpenAI shapes it sends
+// (chat.completion, chat.completion.chunk, error) and the answer it generates for a request
+// body. model_server.cpp does the transport; this does the JSON (answer_decision the choice).
+
+#include "answer_decision.hpp"
 
 #include <forma/testing/model_server.hpp>
 
@@ -26,12 +28,6 @@ struct word_usage {
     std::int64_t prompt_tokens = 0;
     std::int64_t completion_tokens = 0;
 };
-
-/// Seconds since the Unix epoch, now.
-std::int64_t unix_now() noexcept;
-
-/// Runs of non-space characters in `text`: the server's "tokens".
-std::size_t count_words(std::string_view text) noexcept;
 
 /// A `chat.completion` body with one choice.
 std::string completion_body(const answer_meta& meta, std::string_view content,
@@ -59,23 +55,11 @@ std::vector<std::string> tool_call_events(const answer_meta& meta, const std::ve
 /// `{"error": {"message", "type", "param": null, "code"}}`; code is null when empty.
 std::string error_body(std::string_view type, std::string_view message, std::string_view code);
 
-/// How the server generates an answer for one request.
-struct generation {
-    std::string model = "forma-local";
-    /// Already `seed + request index`.
-    std::uint64_t seed = 0;
-    /// Numbers the reply id, "chatcmpl-local-<n>".
-    std::uint64_t request_number = 0;
-    std::size_t delta_size = 8;
-    std::chrono::milliseconds chunk_delay{0};
-    std::size_t tool_calls_per_turn = 1;
-    tool_call_fault tool_fault = tool_call_fault::none;
-};
-
 /** The generated reply to a request (see model_server): 404 for a path that does
-    not end in `/chat/completions`, 405 for another method than POST, 400 for a body
-    that is not a JSON object with a `messages` array or a schema make_instance
-    cannot satisfy; else the answer, streamed when the body says `"stream": true`.
+    not end in `/chat/completions` (the Responses paths are not asked here), 405 for another
+    method than POST, 400 for a body that is not a JSON object with a `messages` array or a
+    schema make_instance cannot satisfy; else the answer, streamed when the body says
+    `"stream": true`.
 */
 scripted_reply generate_answer(std::string_view method, std::string_view target, std::string_view body,
                                const generation& options);

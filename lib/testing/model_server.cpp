@@ -5,6 +5,7 @@
 
 #include "../detail/ascii.hpp"
 #include "generated_answer.hpp"
+#include "responses_endpoint.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -44,6 +45,8 @@ using boost::system::error_code;
 
 // The longest a server-side close waits for the peer to finish sending (see linger_close).
 constexpr std::chrono::seconds linger_time{1};
+// How often a gated reply's wait asks its gate again (see scripted_reply::chunk_gate).
+constexpr std::chrono::milliseconds gate_slice{20};
 
 
 const std::string* find_header(const scripted_reply& reply, std::string_view name) {
@@ -151,14 +154,26 @@ asio::awaitable<bool> send(connection& c, const scripted_reply& reply, bool clos
     }
     co_await write_bytes(c, bytes, ec);
     bool first = true;
-    for (const std::string& chunk : reply.chunks) {
+    for (std::size_t i = 0; i < reply.chunks.size(); ++i) {
+        const std::string& chunk = reply.chunks[i];
         if (ec) co_return false;
         if (chunk.empty()) continue; // a zero-size chunk would end the body
-        if (!first && reply.chunk_delay.count() > 0) {
-            c.timer.expires_after(reply.chunk_delay);
+        std::chrono::milliseconds delay = first ? std::chrono::milliseconds(0) : reply.chunk_delay;
+        if (!reply.chunk_delays.empty())
+            delay = i < reply.chunk_delays.size() ? reply.chunk_delays[i] : std::chrono::milliseconds(0);
+        // A gated chunk's wait is cut in slices, so that a closed gate ends the reply soon.
+        const auto due = std::chrono::steady_clock::now() + delay;
+        bool open = true;
+        for (;;) {
+            open = !reply.chunk_gate || reply.chunk_gate(i);
+            const auto left = due - std::chrono::steady_clock::now();
+            if (!open || left <= std::chrono::steady_clock::duration::zero()) break;
+            using duration = std::chrono::steady_clock::duration;
+            c.timer.expires_after(reply.chunk_gate ? std::min<duration>(left, gate_slice) : left);
             co_await c.timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
             if (ec || !c.socket.is_open()) co_return false;
         }
+        if (!open) break;
         first = false;
         char size[24];
         const int n = std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
@@ -216,6 +231,8 @@ struct model_server::state {
     std::uint64_t next_id = 0;
     std::map<std::uint64_t, std::shared_ptr<connection>> open;
     bool stopped = false;
+
+    detail::responses_endpoint responses; // stored responses; locks on its own
 };
 
 // Records the request, then asks the handler, the queue and the generator in turn.
@@ -245,7 +262,13 @@ scripted_reply model_server::state::pick_reply(const received_request& request) 
                                             .delta_size = options.delta_size,
                                             .chunk_delay = options.chunk_delay,
                                             .tool_calls_per_turn = options.tool_calls_per_turn,
-                                            .tool_fault = options.tool_fault};
+                                            .tool_fault = options.tool_fault,
+                                            .reasoning_summary = options.reasoning_summary,
+                                            .background_duration = options.background_duration,
+                                            .drop_stream_after_events = options.drop_stream_after_events};
+        if (detail::responses_endpoint::serves(request.target))
+            return responses.answer(request.method, request.target, request.body, generation,
+                                    std::chrono::steady_clock::now());
         return detail::generate_answer(request.method, request.target, request.body, generation);
     } catch (const std::exception& e) {
         // A throwing handler is a test's bug: say so to the client rather than drop the connection.

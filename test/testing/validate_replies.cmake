@@ -18,7 +18,8 @@ if(NOT rc EQUAL 0)
 endif()
 
 # definition -> the least number of documents expected
-foreach(pair IN ITEMS CreateChatCompletionResponse:10 CreateChatCompletionStreamResponse:40 ErrorResponse:9)
+foreach(pair IN ITEMS CreateChatCompletionResponse:10 CreateChatCompletionStreamResponse:40 ErrorResponse:20
+                      Response:20 ResponseStreamEvent:100)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 definition)
   list(GET pair 1 minimum)

@@ -1,5 +1,6 @@
 // forma-mock-llm: a local OpenAI-compatible model server (see forma::testing::model_server).
-//   forma-mock-llm [--port N] [--address A] [--http] [--seed N] [--delay-ms N] [--cert-out FILE]
+//   forma-mock-llm [--port N] [--address A] [--http] [--seed N] [--delay-ms N] [--reasoning TEXT]
+//                  [--background-ms N] [--cert-out FILE]
 
 #include <forma/testing/model_server.hpp>
 
@@ -18,16 +19,19 @@
 namespace {
 
 constexpr std::string_view usage = R"(usage: forma-mock-llm [options]
-A local OpenAI-compatible model server: POST <base_url>/chat/completions, streamed or not.
-Answers echo the last user message, or follow the request's JSON Schema.
+A local OpenAI-compatible model server: POST <base_url>/chat/completions and the Responses API
+(POST <base_url>/responses, GET <base_url>/responses/{id}, POST <base_url>/responses/{id}/cancel),
+streamed or not. Answers echo the last user message, or follow the request's JSON Schema.
 
-  --port N        port to listen on (default 8080; 0 picks a free one)
-  --address A     address to listen on (default 127.0.0.1)
-  --http          plain HTTP instead of HTTPS
-  --seed N        seed of schema-driven answers (default 0)
-  --delay-ms N    wait between streamed chunks, in milliseconds (default 0)
-  --cert-out FILE write the server's certificate (PEM) to FILE, for a client's ca_file
-  --help          this text
+  --port N          port to listen on (default 8080; 0 picks a free one)
+  --address A       address to listen on (default 127.0.0.1)
+  --http            plain HTTP instead of HTTPS
+  --seed N          seed of schema-driven answers (default 0)
+  --delay-ms N      wait between streamed chunks, in milliseconds (default 0)
+  --reasoning TEXT  start each Responses answer with a reasoning item summarised by TEXT
+  --background-ms N how long a background response runs, in milliseconds (default 30)
+  --cert-out FILE   write the server's certificate (PEM) to FILE, for a client's ca_file
+  --help            this text
 Runs until SIGINT or SIGTERM.
 )";
 
@@ -71,6 +75,15 @@ int main(int argc, char** argv) {
             std::int64_t ms = 0;
             if (!v || !parse_number(v, ms) || ms < 0) return fail("--delay-ms needs a number of milliseconds");
             options.chunk_delay = std::chrono::milliseconds(ms);
+        } else if (arg == "--reasoning") {
+            const char* v = value();
+            if (!v) return fail("--reasoning needs a text");
+            options.reasoning_summary = v;
+        } else if (arg == "--background-ms") {
+            const char* v = value();
+            std::int64_t ms = 0;
+            if (!v || !parse_number(v, ms) || ms < 0) return fail("--background-ms needs a number of milliseconds");
+            options.background_duration = std::chrono::milliseconds(ms);
         } else if (arg == "--cert-out") {
             const char* v = value();
             if (!v) return fail("--cert-out needs a file name");

@@ -38,12 +38,13 @@ struct scripted_tool_call {
 /** One reply of the local model server, as it goes on the wire.
 
     A reply with `chunks` is streamed (`Transfer-Encoding: chunked`), one HTTP
-    chunk per element, `chunk_delay` apart (an empty element is skipped: a
-    zero-size chunk would end the body); otherwise `body` is sent whole with
-    a `Content-Length`. A `Content-Length`, `Transfer-Encoding` or `Connection`
-    in `headers` replaces the one the server would add (a wrong length is a
-    fault too; `Connection: close` closes after the reply). The factories
-    build the usual replies; the members can then be changed to inject a fault.
+    chunk per element, `chunk_delay` apart, or each after its own wait in
+    `chunk_delays` (an empty element is skipped: a zero-size chunk would end the
+    body); otherwise `body` is sent whole with a `Content-Length`. A
+    `Content-Length`, `Transfer-Encoding` or `Connection` in `headers` replaces
+    the one the server would add (a wrong length is a fault too; `Connection:
+    close` closes after the reply). The factories build the usual replies; the
+    members can then be changed to inject a fault.
 */
 struct scripted_reply {
     /// 0 sends no response at all: with `stall`, a server that reads the request and never
@@ -55,6 +56,12 @@ struct scripted_reply {
     std::string body{};
     std::vector<std::string> chunks{};
     std::chrono::milliseconds chunk_delay{0};
+    /// When not empty, the wait before each chunk (the first one's too; none past its end),
+    /// in place of `chunk_delay`: a background response's events go out as they fall due.
+    std::vector<std::chrono::milliseconds> chunk_delays{};
+    /// When set, asked with a chunk's index before it goes, and every 20 ms while it waits:
+    /// false ends the reply there, as `ending` says (a cancelled background run's stream stops so).
+    std::function<bool(std::size_t)> chunk_gate{};
     reply_ending ending = reply_ending::complete;
 
     /// `body` as it is (it need not be JSON: invalid JSON is a fault to inject).
@@ -85,6 +92,30 @@ struct scripted_reply {
     */
     static scripted_reply stream_tool_calls(const std::vector<scripted_tool_call>& calls,
                                             std::size_t piece_size = 8, std::string_view content = {});
+
+    // The Responses API (`POST /v1/responses`). Ids are "resp_scripted", "msg_scripted", "fc_scripted_<i>".
+
+    /** A whole `response` object whose output is one assistant message with `text` (none when
+        `text` is empty), at `status` ("completed", "incomplete" with incomplete_details
+        max_output_tokens, "queued", "in_progress", "cancelled", or "failed" with a
+        server_error whose message is `text` and no output). Usage counts the text's words.
+    */
+    static scripted_reply response_text(std::string_view text, std::string_view status = "completed");
+    /** The events that stream a completed response answering `text`, numbered from 0:
+        response.created, response.in_progress, response.output_item.added,
+        response.content_part.added, response.output_text.delta in pieces of `delta_size`
+        bytes (never cutting a UTF-8 sequence), response.output_text.done,
+        response.content_part.done, response.output_item.done and response.completed; each
+        `event: <type>` and `data: <json>`, its own HTTP chunk.
+    */
+    static scripted_reply response_stream(std::string_view text, std::size_t delta_size = 8);
+    /// A whole completed `response` whose output is a `function_call` item per call (its `call_id` the call's id).
+    static scripted_reply response_function_calls(const std::vector<scripted_tool_call>& calls);
+    /** A `text/event-stream` of `events` as they are (unknown or malformed ones too), each with
+        an `event:` line naming its JSON's `type` (none when it has none) and a `data:` line per
+        line, each its own HTTP chunk.
+    */
+    static scripted_reply response_events(const std::vector<std::string>& events);
 
     scripted_reply& with_header(std::string name, std::string value);
     /** Keeps the first `chunks` chunks and closes the connection after them.
@@ -143,10 +174,21 @@ struct model_server_options {
     std::size_t tool_calls_per_turn = 1;
     /// A fault in every generated tool call.
     tool_call_fault tool_fault = tool_call_fault::none;
+    /// When not empty, each generated Responses answer starts with a `reasoning` item whose
+    /// summary is this text (its words are the usage's reasoning tokens).
+    std::string reasoning_summary{};
+    /// How long a background response runs from creation to its last event (see model_server).
+    std::chrono::milliseconds background_duration{30};
+    /// A fault: a generated Responses stream (created or resumed) with more events than this
+    /// closes the connection after this many, without ending the body. A background run
+    /// carries on and stays resumable.
+    std::optional<std::size_t> drop_stream_after_events{};
 };
 
-/** A local OpenAI-compatible model server: `POST /v1/chat/completions` over HTTPS
-    (or HTTP), streaming and not, for tests, examples and `tools/forma-mock-llm`.
+/** A local OpenAI-compatible model server over HTTPS (or HTTP), for tests, examples and
+    `tools/forma-mock-llm`: Chat Completions (`POST /v1/chat/completions`) and the Responses
+    API (`POST /v1/responses`, `GET /v1/responses/{id}`, `POST /v1/responses/{id}/cancel`),
+    streaming and not.
 
     Each request gets, in this order: the handler's reply (when a handler is set
     and returns one), else the next queued scripted reply, else a generated
@@ -165,14 +207,40 @@ struct model_server_options {
     stream_tool_calls splits them. `tool_fault` injects malformed arguments or an
     unknown tool name. After the tools' results, the answer is generated as above.
 
-    The generator answers a path that does not end in `/chat/completions` with
-    a 404, another method than `POST` with a 405, and a body that is not a JSON
-    object with a `messages` array, a schema make_instance cannot satisfy (the
-    response format's, or the parameters of a tool it calls) or a tool_choice
-    naming a function the request does not offer with a 400, each with an
-    OpenAI-style error body. A handler's or queued reply answers any request as
-    it is. A request larger than `max_request_size` gets a 413 and is not
-    recorded; the connection closes.
+    Responses: a create body's `input` (a string, or items: messages of any role whose
+    content is a string or input_text/output_text/input_image parts, function_call and
+    function_call_output items; other items are ignored), `text.format`, function `tools`,
+    `tool_choice` and `parallel_tool_calls` decide the answer as a chat request's do (a
+    last function_call_output is a tool result). The Response ("resp_<request>") holds a
+    `message` item ("msg_<request>"), or a `function_call` item per call ("fc_<request>_<i>",
+    call ids "call_<request>_<i>"), after a `reasoning` item ("rs_<request>") when
+    `reasoning_summary` is set (with `encrypted_content` "enc_<request>" when `include` asks
+    for "reasoning.encrypted_content"); it echoes the request's settings. A text of more words
+    than `max_output_tokens` is cut there and the Response is "incomplete". Streamed, its
+    events are those scripted_reply::response_stream lists (a reasoning item's summary and
+    a call's arguments stream as reasoning_summary_text and function_call_arguments deltas).
+    Responses are stored unless `"store": false` (the last 10 000): GET retrieves one, GET
+    with `?stream=true&starting_after=N` streams its events after sequence number N, and
+    `previous_response_id` puts its input and output before a new input. A
+    `"background": true` response (it must be stored) answers at once, "queued" (or
+    streams its events as they fall due), and runs on the clock alone over
+    `background_duration`: queued for the first tenth, then in progress, its later events
+    spread evenly to the end, when it completes; GET shows it as it stands, with the items
+    done so far. Cancel makes a queued or running background response "cancelled" from then
+    on and returns it (again on a second cancel); its streams end after the events due
+    before the cancel (no stream event tells a cancel: retrieve it). `drop_stream_after_events`
+    cuts generated Responses streams short.
+
+    The generator answers a path that is neither `.../chat/completions` nor a Responses
+    path with a 404, a method the path does not take with a 405, an unknown response id
+    (code "response_not_found") with a 404, and with a 400 a body that is not a JSON
+    object with a `messages` array (`input`, for Responses), a schema make_instance cannot
+    satisfy (the response format's, or the parameters of a tool it calls), a tool_choice
+    naming a function the request does not offer, `background` without `store`, or a cancel
+    of a finished response or one not in the background; each with an OpenAI-style error
+    body. A handler's or queued reply answers any request as it is (a handler sees each
+    request's method and target, query included). A request larger than
+    `max_request_size` gets a 413 and is not recorded; the connection closes.
 
     All work runs on the executor given (no threads of its own). The server
     listens from construction; destroying it (or stop()) closes the listening
