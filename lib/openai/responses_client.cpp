@@ -62,7 +62,7 @@ struct responses_stream_mapping {
         for (;;) {
             std::optional<agent_response_update> update = parser.next(bytes);
             if (!update) return update;
-            const auto at = parser.position().sequence_number;
+            const auto at = parser.event_sequence();
             if (skip_through && at && *at <= *skip_through) continue; // sent again by the server
             if (issue_tokens && !parser.finished()) update->continuation_token = parser.position().to_continuation_token();
             return update;
@@ -121,6 +121,7 @@ update_stream responses_client::get_streaming_response(std::vector<chat_message>
         request.method = "GET";
         request.target = transport.target(response_path(token), query);
         mapping.skip_through = token.sequence_number;
+        mapping.parser.resume_after(token);
         messages.clear(); // a resumption continues the run; its span has no new input
     } else {
         body = boost::json::serialize(

@@ -60,8 +60,10 @@ agent_response<> parse_responses_response(std::string_view body, int status) {
             add_item_contents((*wire.output)[i], raw_item(response.raw_representation, i), message.contents);
     const std::string_view state = wire.status ? std::string_view(*wire.status) : "completed";
     response.finish_reason = finish_reason_of(wire, has_call(message.contents));
-    if (is_unfinished(state)) response.continuation_token = responses_token{response.response_id}.to_continuation_token();
-    if (!message.contents.empty()) response.messages.push_back(std::move(message));
+    if (is_unfinished(state))
+        response.continuation_token = responses_token{response.response_id}.to_continuation_token();
+    else if (!message.contents.empty())
+        response.messages.push_back(std::move(message));
     return response;
 }
 
@@ -90,6 +92,7 @@ std::optional<agent_response_update> responses_stream_parser::map_event(const ne
 std::optional<agent_response_update> responses_stream_parser::map(std::string_view data) {
     event_wire event = forma::from_json<event_wire>(data);
     const std::string type = event.type.value_or("");
+    event_sequence_ = event.sequence_number;
     if (event.sequence_number) last_sequence_ = std::max(last_sequence_.value_or(-1), *event.sequence_number);
 
     if (type == "error")

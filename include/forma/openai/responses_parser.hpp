@@ -33,9 +33,11 @@ namespace forma::openai {
     By `status`: `completed` has finish reason stop (tool_calls when it calls
     functions); `incomplete` has length for `max_output_tokens` (so `result()`
     throws output_truncated_error), content_filter for `content_filter`;
-    `queued` and `in_progress` (a background response) have no finish reason and
-    a continuation_token (responses_token without a sequence number) to poll with;
-    `cancelled` has neither.
+    `queued` and `in_progress` (a background response) have no messages (the
+    answer is not there yet; what the server has made so far stays in the raw
+    representation), no finish reason and a continuation_token (responses_token
+    without a sequence number) to poll with; `cancelled` has neither token nor
+    finish reason.
 
     @throws http_error for a status other than 2xx, an error body, or a `failed`
             response (its error's code and message).
@@ -95,11 +97,20 @@ public:
     */
     void finish() const;
 
+    /// Continues a stream resumed after `at`: its events need not name the response again.
+    void resume_after(const responses_token& at) {
+        response_id_ = at.response_id;
+        last_sequence_ = at.sequence_number;
+    }
+
     /// Whether a terminal event has come.
     bool finished() const noexcept { return finished_; }
 
     /// The response id (from the first event that names it) and the last sequence number read.
     responses_token position() const { return {response_id_, last_sequence_}; }
+
+    /// The sequence number of the event the last update came from, when it had one.
+    std::optional<std::int64_t> event_sequence() const noexcept { return event_sequence_; }
 
     /// The response's status as the events told it ("" before the first).
     const std::string& status() const noexcept { return status_; }
@@ -114,6 +125,7 @@ private:
     std::string model_;
     std::optional<std::int64_t> created_{};
     std::optional<std::int64_t> last_sequence_{};
+    std::optional<std::int64_t> event_sequence_{};
     std::size_t events_ = 0; // events read, for error messages
     bool calls_functions_ = false;
     bool finished_ = false;
