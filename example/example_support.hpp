@@ -51,13 +51,7 @@ public:
     forma::openai::chat_client& client() noexcept { return client_; }
     bool is_local() const noexcept { return local_server_ != nullptr; }
 
-private:
-    static std::unique_ptr<forma::testing::model_server>
-    start_local_server(boost::asio::io_context& io, forma::testing::model_server_options options) {
-        if (!environment("OPENAI_API_KEY").empty()) return nullptr;
-        return std::make_unique<forma::testing::model_server>(io.get_executor(), std::move(options));
-    }
-
+    /// How to reach the model: for another client of the same service (a responses_client).
     forma::openai::client_options client_options() const {
         if (!local_server_)
             return {.base_url = environment("OPENAI_BASE_URL", "https://api.openai.com/v1"),
@@ -67,6 +61,13 @@ private:
         return {.base_url = local_server_->base_url(),
                 .model = "forma-local",
                 .ca_certificates = local_server_->certificate_pem()};
+    }
+
+private:
+    static std::unique_ptr<forma::testing::model_server>
+    start_local_server(boost::asio::io_context& io, forma::testing::model_server_options options) {
+        if (!environment("OPENAI_API_KEY").empty()) return nullptr;
+        return std::make_unique<forma::testing::model_server>(io.get_executor(), std::move(options));
     }
 
     std::unique_ptr<forma::testing::model_server> local_server_; // null for the real service
