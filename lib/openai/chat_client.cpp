@@ -1,6 +1,7 @@
 #include <forma/openai/chat_client.hpp>
 
 #include "parsed_stream.hpp"
+#include "whole_exchange.hpp"
 
 #include <forma/openai/request_builder.hpp>
 #include <forma/openai/response_parser.hpp>
@@ -31,30 +32,6 @@ struct chat_client_state {
 namespace {
 
 using detail::request_line;
-using shared_transport = std::shared_ptr<detail::transport>;
-
-agent_response<> parse_redacted(const detail::transport& transport, std::string_view text, unsigned status) {
-    try {
-        return parse_response(text, static_cast<int>(status));
-    } catch (const http_error& e) {
-        throw transport.redacted(e);
-    }
-}
-
-asio::awaitable<agent_response<>> complete(shared_transport transport, request_line request, std::string body,
-                                           telemetry::operation_span span) {
-    try {
-        request.body = body;
-        const std::string text = co_await transport->exchange(request, span);
-        agent_response<> response = parse_redacted(*transport, text, 200);
-        span.end(response);
-        co_return response;
-    } catch (...) {
-        span.fail(std::current_exception());
-        throw;
-    }
-}
-
 // Chat Completions chunks as updates.
 struct chat_stream_mapping {
     stream_parser parser;
@@ -84,8 +61,9 @@ asio::awaitable<agent_response<>> chat_client::get_response(std::vector<chat_mes
     const detail::transport& transport = *state_->http;
     // Built now, so that a request that cannot be expressed fails before any I/O.
     std::string body = boost::json::serialize(build_request(messages, options, transport.options().model, false));
-    return complete(state_->http, {.target = state_->target}, std::move(body),
-                    transport.start_span(messages, options, false));
+    return detail::whole_exchange(state_->http, {.target = state_->target}, std::move(body),
+                                  transport.start_span(messages, options, false),
+                                  [](std::string_view text) { return parse_response(text); });
 }
 
 update_stream chat_client::get_streaming_response(std::vector<chat_message> messages, chat_options options) {

@@ -38,6 +38,16 @@ std::string result_text(const function_result_content& result) {
     return text;
 }
 
+const char* tool_choice_keyword(const tool_choice& choice) noexcept {
+    switch (choice.mode()) {
+    case tool_choice_mode::automatic: return "auto";
+    case tool_choice_mode::none: return "none";
+    case tool_choice_mode::required: return "required";
+    case tool_choice_mode::function: break;
+    }
+    return nullptr;
+}
+
 void check_tools(const chat_options& options) {
     const auto& tools = options.tools;
     for (std::size_t i = 0; i < tools.size(); ++i)

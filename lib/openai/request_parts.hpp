@@ -21,6 +21,9 @@ std::string essence(std::string_view media_type);
 /// What a tool call returned, as text ("Error: ..." first when it failed).
 std::string result_text(const function_result_content& result);
 
+/// "auto", "none" or "required"; null for a choice of one named function.
+const char* tool_choice_keyword(const tool_choice& choice) noexcept;
+
 /// @throws error when two tools share a name, or tool_choice names a tool not offered.
 void check_tools(const chat_options& options);
 

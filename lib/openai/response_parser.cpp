@@ -31,16 +31,6 @@ std::string quote_body(std::string_view body) {
     return out;
 }
 
-boost::json::value parse_raw(std::string_view body) {
-    boost::json::parse_options options;
-    options.max_depth = 64; // as forma::from_json, which has read the body already
-    boost::system::error_code ec;
-    boost::json::value v = boost::json::parse(body, ec, {}, options);
-    if (ec) throw json_error("", "invalid JSON: " + ec.message());
-    (void)lib_detail::repair_parsed_numbers(v); // raw: a number too large stays infinite
-    return v;
-}
-
 } // namespace
 
 http_error parse_error(int status, std::string_view body) {
@@ -87,7 +77,7 @@ agent_response<> parse_response(std::string_view body, int status) {
         }
         response.messages.push_back(std::move(message));
     }
-    response.raw_representation = parse_raw(body);
+    response.raw_representation = wire::parse_raw(body);
     return response;
 }
 

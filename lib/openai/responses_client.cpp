@@ -1,6 +1,7 @@
 #include <forma/openai/responses_client.hpp>
 
 #include "parsed_stream.hpp"
+#include "whole_exchange.hpp"
 
 #include <forma/openai/responses_parser.hpp>
 #include <forma/openai/responses_request_builder.hpp>
@@ -28,28 +29,15 @@ struct responses_client_state {
 namespace {
 
 using detail::request_line;
-using shared_transport = std::shared_ptr<detail::transport>;
 
 // The path of a response the token names; the token's id holds no character a path must escape.
 std::string response_path(const responses_token& token) { return "/responses/" + token.response_id; }
 
-asio::awaitable<agent_response<>> complete(shared_transport transport, request_line request, std::string body,
-                                           telemetry::operation_span span) {
-    try {
-        request.body = body;
-        const std::string text = co_await transport->exchange(request, span);
-        agent_response<> response;
-        try {
-            response = parse_responses_response(text);
-        } catch (const http_error& e) {
-            throw transport->redacted(e);
-        }
-        span.end(response);
-        co_return response;
-    } catch (...) {
-        span.fail(std::current_exception());
-        throw;
-    }
+// A creation, a poll or a cancellation: each answers with a Response object.
+asio::awaitable<agent_response<>> complete(std::shared_ptr<detail::transport> owner, request_line request,
+                                           std::string body, telemetry::operation_span span) {
+    return detail::whole_exchange(std::move(owner), std::move(request), std::move(body), std::move(span),
+                                  [](std::string_view text) { return parse_responses_response(text); });
 }
 
 // Responses events as updates; in a background run each update carries where the stream stands.

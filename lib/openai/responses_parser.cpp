@@ -15,16 +15,6 @@ namespace {
 
 using namespace responses_wire;
 
-boost::json::value parse_dom(std::string_view text) {
-    boost::json::parse_options options;
-    options.max_depth = 64; // as forma::from_json, which has read the text already
-    boost::system::error_code ec;
-    boost::json::value v = boost::json::parse(text, ec, {}, options);
-    if (ec) throw json_error("", "invalid JSON: " + ec.message());
-    (void)lib_detail::repair_parsed_numbers(v); // raw: a number too large stays infinite
-    return v;
-}
-
 bool has_call(const std::vector<content>& contents) {
     return std::any_of(contents.begin(), contents.end(),
                        [](const content& c) { return std::holds_alternative<function_call_content>(c); });
@@ -50,7 +40,7 @@ agent_response<> parse_responses_response(std::string_view body, int status) {
     response.created_at = wire::to_time(wire.created_at);
     if (wire.model) response.additional_properties["model"] = *wire.model;
     if (wire.usage) response.usage = to_usage(*wire.usage);
-    response.raw_representation = parse_dom(body);
+    response.raw_representation = wire::parse_raw(body);
 
     chat_message message(chat_role::assistant(), std::vector<content>{});
     message.message_id = response.response_id;
@@ -145,7 +135,7 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
         if (kind == "function_call" || kind == "reasoning") {
             add_item_contents(item, nullptr, contents);
         } else {
-            const boost::json::value raw = parse_dom(data);
+            const boost::json::value raw = wire::parse_raw(data);
             const boost::json::value* raw_of_item = raw.as_object().if_contains("item");
             add_item_contents(item, raw_of_item, contents);
         }
@@ -159,7 +149,7 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
         known = false;
     }
 
-    if (!known) update.raw_representation = parse_dom(data);
+    if (!known) update.raw_representation = wire::parse_raw(data);
     update.response_id = response_id_;
     update.created_at = wire::to_time(created_);
     if (!update.contents.empty() && !std::all_of(update.contents.begin(), update.contents.end(), [](const content& c) {

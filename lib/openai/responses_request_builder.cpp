@@ -131,12 +131,7 @@ boost::json::object format_of(const response_format& format) {
 }
 
 boost::json::value tool_choice_of(const tool_choice& choice) {
-    switch (choice.mode()) {
-    case tool_choice_mode::automatic: return "auto";
-    case tool_choice_mode::none: return "none";
-    case tool_choice_mode::required: return "required";
-    case tool_choice_mode::function: break;
-    }
+    if (const char* keyword = detail::tool_choice_keyword(choice)) return keyword;
     return boost::json::object{{"type", "function"}, {"name", choice.function_name()}};
 }
 

@@ -1,19 +1,11 @@
 #include "responses_wire.hpp"
-#include "../detail/parsed_numbers.hpp"
-
-#include <boost/json/parse.hpp>
 
 namespace forma::openai::responses_wire {
 namespace {
 
 function_call_content to_function_call(const item_wire& item) {
     std::string arguments = item.arguments.value_or("");
-    boost::json::object parsed;
-    if (!arguments.empty()) {
-        boost::system::error_code ec;
-        boost::json::value v = boost::json::parse(arguments, ec);
-        if (!ec && v.is_object() && !lib_detail::repair_parsed_numbers(v)) parsed = std::move(v.get_object());
-    }
+    boost::json::object parsed = wire::parse_arguments(arguments);
     // The call as the API sent it, arguments as text: arguments that are not JSON are not lost.
     boost::json::object raw{{"type", "function_call"}};
     if (item.id) raw["id"] = *item.id;

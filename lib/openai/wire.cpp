@@ -10,6 +10,17 @@ namespace forma::openai::wire {
 
 completion_wire read_completion(std::string_view json) { return forma::from_json<completion_wire>(json); }
 
+boost::json::value parse_raw(std::string_view body) {
+    boost::json::parse_options options;
+    options.max_depth = 64; // as forma::from_json, which has read the body already
+    boost::system::error_code ec;
+    boost::json::value v = boost::json::parse(body, ec, {}, options);
+    if (ec) throw json_error("", "invalid JSON: " + ec.message());
+    (void)lib_detail::repair_parsed_numbers(v); // raw: a number too large stays infinite
+    return v;
+}
+
+
 const choice_wire* first_choice(const completion_wire& completion) noexcept {
     if (!completion.choices) return nullptr;
     for (const choice_wire& c : *completion.choices)
@@ -59,18 +70,21 @@ http_error to_http_error(int status, const error_wire& error) {
     return http_error(status, e.type.value_or(""), e.message.value_or(""), std::move(code));
 }
 
+boost::json::object parse_arguments(std::string_view arguments) {
+    if (arguments.empty()) return {};
+    boost::system::error_code ec;
+    boost::json::value v = boost::json::parse(arguments, ec);
+    if (ec || !v.is_object() || lib_detail::repair_parsed_numbers(v)) return {};
+    return std::move(v.get_object());
+}
+
 function_call_content to_function_call(std::string id, std::string name, std::string arguments) {
     boost::json::object raw;
     raw["id"] = id;
     raw["type"] = "function";
     boost::json::object& function = raw["function"].emplace_object();
     function["name"] = name;
-    boost::json::object parsed;
-    if (!arguments.empty()) {
-        boost::system::error_code ec;
-        boost::json::value v = boost::json::parse(arguments, ec);
-        if (!ec && v.is_object() && !lib_detail::repair_parsed_numbers(v)) parsed = std::move(v.get_object());
-    }
+    boost::json::object parsed = parse_arguments(arguments);
     function["arguments"] = std::move(arguments);
     function_call_content call(std::move(id), std::move(name), std::move(parsed));
     call.raw_representation = std::move(raw);

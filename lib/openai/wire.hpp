@@ -12,6 +12,8 @@
 #include <forma/net/http_error.hpp>
 
 #include <boost/describe/class.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -124,6 +126,10 @@ BOOST_DESCRIBE_STRUCT(completion_wire, (), (id, created, model, choices, usage, 
 /// Reads a body or chunk. @throws json_error with the path of the offending value.
 completion_wire read_completion(std::string_view json);
 
+/// A body as a DOM, for raw_representation: numbers too large for a double stay infinite.
+/// @throws json_error for text that is not JSON (from_json has read it before, so rarely).
+boost::json::value parse_raw(std::string_view body);
+
 /// The choice forma maps: the one with index 0 (or no index), else null.
 const choice_wire* first_choice(const completion_wire& completion) noexcept;
 inline choice_wire* first_choice(completion_wire& completion) noexcept {
@@ -137,6 +143,9 @@ usage_details to_usage(const usage_wire& usage);
 
 /// The http_error for an error object; param is not read (it may be anything).
 http_error to_http_error(int status, const error_wire& error);
+
+/// A call's arguments when they are a JSON object (numbers in range), else empty.
+boost::json::object parse_arguments(std::string_view arguments);
 
 /** A tool call as function_call_content: arguments parsed when they are a JSON
     object; the call as OpenAI sent it (arguments as text) kept as raw_representation,
