@@ -1,6 +1,7 @@
-// The OpenAI mapping: a chat.completion body and a stream of chunks, from arbitrary
-// bytes. Only typed errors may escape; a streamed response merged from the updates
-// must merge back to itself from its own to_updates().
+// The OpenAI mapping: a chat.completion body and a stream of chunks, and the Responses
+// API's Response body and event stream, from arbitrary bytes. Only typed errors may
+// escape; a streamed response merged from the updates must merge back to itself from
+// its own to_updates().
 //
 // Input: a config byte (HTTP status, SSE limit, raw chunks kept), a byte seeding the
 // piece sizes, then the bytes, read both as a whole body and as an event stream.
@@ -8,6 +9,7 @@
 
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/openai/response_parser.hpp>
+#include <forma/openai/responses_parser.hpp>
 #include <forma/openai/stream_parser.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -29,23 +31,30 @@ void read_whole_body(std::string_view body, int status) {
     forma_fuzz::only_typed_errors([&] { (void)forma::openai::parse_error(status, body).what(); });
 }
 
-void read_stream(std::string_view bytes, std::uint8_t config, std::uint8_t split_seed) {
-    forma::openai::stream_parser_options options;
-    if (config & 8) options.sse.max_event_size = 64;
-    options.keep_raw_chunks = (config & 16) != 0;
-    forma::openai::stream_parser parser(options);
+void read_responses_body(std::string_view body, int status) {
+    forma_fuzz::only_typed_errors([&] {
+        const forma::agent_response<> r = forma::openai::parse_responses_response(body, status);
+        (void)r.text();
+        (void)boost::json::serialize(boost::json::value_from(r));
+        if (r.continuation_token) (void)forma::openai::responses_token::from(*r.continuation_token);
+    });
+}
+
+// Feeds `bytes` in pieces to `parser` (a stream parser of either API) and checks the merge.
+template <class Parser>
+void read_stream(Parser& parser, std::string_view bytes, std::uint8_t config, std::uint8_t split_seed) {
     forma::agent_response_builder builder;
     bool copy = (config & 32) != 0; // the builder's copying and moving paths
     const bool completed = forma_fuzz::only_typed_errors([&] {
         for (std::string_view piece : forma_fuzz::pieces(bytes, split_seed))
-            parser.feed(piece, [&](forma::agent_response_update&& update) {
-                (void)update.text();
+            while (auto update = parser.next(piece)) {
+                (void)update->text();
                 if (copy)
-                    builder.add(update);
+                    builder.add(*update);
                 else
-                    builder.add(std::move(update));
+                    builder.add(std::move(*update));
                 copy = !copy;
-            });
+            }
         parser.finish();
     });
     const forma::agent_response<> merged = builder.take();
@@ -63,6 +72,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint8_t config = data[0];
     const std::string_view bytes(reinterpret_cast<const char*>(data) + 2, size - 2);
     read_whole_body(bytes, statuses[config & 7]);
-    read_stream(bytes, config, data[1]);
+    read_responses_body(bytes, statuses[config & 7]);
+    forma::openai::stream_parser_options options;
+    if (config & 8) options.sse.max_event_size = 64;
+    options.keep_raw_chunks = (config & 16) != 0;
+    forma::openai::stream_parser chat(options);
+    read_stream(chat, bytes, config, data[1]);
+    forma::openai::responses_stream_parser responses({.sse = options.sse});
+    read_stream(responses, bytes, config, data[1]);
     return 0;
 }
