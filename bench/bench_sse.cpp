@@ -1,9 +1,11 @@
 // SSE streaming: a ~10 MB recorded-style Chat Completions stream, fed in
 // network-sized reads, through the SSE parser alone and through the whole
-// mapping to agent_response_updates. Reports MB/s and events/s.
+// mapping to agent_response_updates; the same answer as a Responses API event
+// stream through its parser. Reports MB/s and events/s.
 
 #include <forma/model.hpp>
 #include <forma/net/sse_parser.hpp>
+#include <forma/openai/responses_parser.hpp>
 #include <forma/openai/stream_parser.hpp>
 
 #include <benchmark/benchmark.h>
@@ -25,21 +27,23 @@ struct recorded_stream {
     std::size_t text_bytes = 0;   // bytes of the answer text, unescaped
 };
 
-recorded_stream make_stream(std::size_t target_bytes) {
-    static const char* const tokens[] = {
+const char* const tokens[] = {
         "The",   " quick", " brown", " fox",   " jumps", " over",  " the",   " lazy", " dog",
         ".",     " It",    "'s",     " a",     " well",  "-known", " pang",  "ram",   ",",
         " used", " to",    " test",  " fonts", "\\n",    "\\n",    "\\\"",   "Hi",    "\\\"",
         " caf",  "\xC3\xA9", " na",  "\xC3\xAF", "ve",   " \xE4\xBD\xA0\xE5\xA5\xBD", " \xF0\x9F\x9A\x80",
         " 42",   "%",      " of",    " tokens"};
-    // Each token's length once unescaped (a JSON escape is two bytes for one).
-    auto unescaped = [](std::string_view t) {
-        std::size_t n = 0;
-        for (std::size_t i = 0; i < t.size(); ++i, ++n)
-            if (t[i] == '\\') ++i;
-        return n;
-    };
-    static const char* const pads[] = {"x1Y", "Qm", "kd8Lw", "a", "u7", "P0q", "z", "Fz", "9", "c2Vx"};
+const char* const pads[] = {"x1Y", "Qm", "kd8Lw", "a", "u7", "P0q", "z", "Fz", "9", "c2Vx"};
+
+// A token's length once unescaped (a JSON escape is two bytes for one).
+std::size_t unescaped(std::string_view t) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < t.size(); ++i, ++n)
+        if (t[i] == '\\') ++i;
+    return n;
+}
+
+recorded_stream make_stream(std::size_t target_bytes) {
     const std::string head =
         R"(data: {"id":"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG","object":"chat.completion.chunk",)"
         R"("created":1741570283,"model":"gpt-4o-2024-08-06","service_tier":"default",)"
@@ -74,6 +78,45 @@ recorded_stream make_stream(std::size_t target_bytes) {
 
 const recorded_stream& stream() {
     static const recorded_stream s = make_stream(10 * 1000 * 1000);
+    return s;
+}
+
+// The same answer (the same tokens, one delta event each) as the Responses API streams it:
+// typed events with an item id, indexes, a sequence number, logprobs and an obfuscation pad.
+recorded_stream make_responses_stream(std::size_t deltas) {
+    const std::string response =
+        R"({"id":"resp_67c9fdcecf488190bdd9a0409de3a1ec07b8b0ad4e5eb654","object":"response",)"
+        R"("created_at":1741290958,"status":"in_progress","model":"gpt-4.1-2025-04-14","output":[]})";
+    recorded_stream s;
+    std::size_t sequence = 0;
+    auto event = [&](std::string_view type, const std::string& rest) {
+        s.bytes.append("event: ").append(type).append("\ndata: {\"type\":\"").append(type).append("\",");
+        s.bytes.append(rest).append(",\"sequence_number\":").append(std::to_string(sequence++)).append("}\n\n");
+        ++s.events;
+    };
+    const std::string item = R"("item_id":"msg_67c9fdcf37fc8190ba82116e33fb28c507b8b0ad4e5eb654","output_index":0)";
+    event("response.created", R"("response":)" + response);
+    event("response.in_progress", R"("response":)" + response);
+    event("response.output_item.added", R"("output_index":0,"item":{"id":"msg_67c9fdcf37fc8190ba82116e33fb28c507b8b0ad4e5eb654","type":"message","status":"in_progress","role":"assistant","content":[]})");
+    event("response.content_part.added", item + R"(,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]})");
+    for (std::size_t i = 0; i < deltas; ++i) {
+        const std::string_view token = tokens[i % std::size(tokens)];
+        event("response.output_text.delta", item + R"(,"content_index":0,"delta":")" + std::string(token) +
+                                                R"(","logprobs":[],"obfuscation":")" + pads[i % std::size(pads)] + "\"");
+        s.text_bytes += unescaped(token);
+    }
+    event("response.output_text.done", item + R"(,"content_index":0,"text":"","logprobs":[])");
+    event("response.completed",
+          R"("response":{"id":"resp_67c9fdcecf488190bdd9a0409de3a1ec07b8b0ad4e5eb654","object":"response",)"
+          R"("created_at":1741290958,"status":"completed","model":"gpt-4.1-2025-04-14","output":[],)"
+          R"("usage":{"input_tokens":19,"input_tokens_details":{"cached_tokens":0},"output_tokens":40000,)"
+          R"("output_tokens_details":{"reasoning_tokens":0},"total_tokens":40019}})");
+    return s;
+}
+
+// The chat stream's answer: one delta per chunk but the first and the two last, and [DONE].
+const recorded_stream& responses_stream() {
+    static const recorded_stream s = make_responses_stream(stream().events - 4);
     return s;
 }
 
@@ -214,6 +257,31 @@ void sse_parse_map_and_merge(benchmark::State& state) {
     report(state, s);
 }
 
+// The Responses API's event stream of the same answer, parsed and mapped: compared with
+// sse_parse_and_map/typed, the cost of the richer events per delta.
+void responses_parse_and_map(benchmark::State& state) {
+    const recorded_stream& s = responses_stream();
+    const std::size_t read_size = static_cast<std::size_t>(state.range(0));
+    for (auto _ : state) {
+        forma::openai::responses_stream_parser parser;
+        std::size_t text_bytes = 0;
+        for (std::size_t at = 0; at < s.bytes.size(); at += read_size) {
+            std::string_view read = std::string_view(s.bytes).substr(at, read_size);
+            while (auto update = parser.next(read)) {
+                for (const forma::content& c : update->contents)
+                    if (const auto* t = std::get_if<forma::text_content>(&c)) text_bytes += t->text.size();
+                benchmark::DoNotOptimize(*update);
+            }
+        }
+        parser.finish();
+        if (text_bytes != s.text_bytes || text_bytes != stream().text_bytes) {
+            state.SkipWithError("the Responses stream did not map to the expected text");
+            break;
+        }
+    }
+    report(state, s);
+}
+
 } // namespace
 
 // Reads of 1.5 KB (about one TLS record's worth of a trickling stream) and 16 KB (a full TLS record).
@@ -222,5 +290,6 @@ BENCHMARK_CAPTURE(sse_parse_and_map, typed, false)->Arg(1536)->Arg(16384)->Unit(
 BENCHMARK_CAPTURE(sse_parse_and_map, keep_raw_chunks, true)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(sse_boost_json_dom_and_map)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(sse_parse_map_and_merge)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
+BENCHMARK(responses_parse_and_map)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
