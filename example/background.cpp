@@ -29,7 +29,8 @@ asio::awaitable<forma::agent_response<>> poll(forma::agent& writer, std::shared_
         co_await timer.async_wait(asio::use_awaitable);
         forma::agent_run_options poll; // named: GCC 12 mishandles braced temporaries in co_await
         poll.continuation_token = r.continuation_token;
-        r = co_await writer.run(std::vector<forma::chat_message>{}, session, std::move(poll));
+        std::vector<forma::chat_message> nothing_new;
+        r = co_await writer.run(std::move(nothing_new), session, std::move(poll));
         ++polls;
     }
     std::cout << "finished after " << (polls > 1 ? "several polls" : "one poll") << '\n';

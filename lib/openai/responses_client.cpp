@@ -18,10 +18,24 @@ struct responses_client_state {
     responses_client_state(transport::executor_type executor, client_options options,
                            responses_client_options settings)
         : http(std::make_shared<transport>(std::move(executor), std::move(options))),
-          settings(std::move(settings)) {}
+          settings(std::move(settings)) {
+        if (const auto& azure = http->options().azure) {
+            // Dates compare as text; Azure serves the Responses API from this version on.
+            if (azure->api_version < minimum_azure_version)
+                throw error("azure_options::api_version \"" + azure->api_version +
+                            "\" has no Responses API: use \"" + std::string(minimum_azure_version) +
+                            "\" or later with responses_client");
+            default_model = azure->deployment; // Azure routes a response by its model: the deployment
+        } else {
+            default_model = http->options().model;
+        }
+    }
+
+    static constexpr std::string_view minimum_azure_version = "2025-03-01-preview";
 
     std::shared_ptr<transport> http;
     responses_client_options settings;
+    std::string default_model; // the model a request names when its options name none
 };
 
 } // namespace detail
@@ -52,12 +66,24 @@ struct responses_stream_mapping {
             if (!update) return update;
             const auto at = parser.event_sequence();
             if (skip_through && at && *at <= *skip_through) continue; // sent again by the server
-            if (issue_tokens && !parser.finished()) update->continuation_token = parser.position().to_continuation_token();
+            if (issue_tokens && !parser.finished()) {
+                // Only a position the client can resume from: a response id and an event number.
+                const responses_token position = parser.position();
+                if (responses_token::valid_id(position.response_id) && position.sequence_number &&
+                    *position.sequence_number >= 0)
+                    update->continuation_token = position.to_continuation_token();
+            }
             return update;
         }
     }
     void finish() const { parser.finish(); }
     std::vector<agent_response_update> whole(std::string_view body) const {
+        // Handed out whole, a resumed response would repeat what the caller has had.
+        if (skip_through)
+            throw stream_error(stream_error_kind::protocol,
+                               "the server answered the resumption of a stream with a whole response, not "
+                               "its events after sequence number " + std::to_string(*skip_through) +
+                                   "; poll it without streaming instead");
         return parse_responses_response(body).to_updates();
     }
 };
@@ -90,7 +116,7 @@ asio::awaitable<agent_response<>> responses_client::get_response(std::vector<cha
     }
     // Built now, so that a request that cannot be expressed fails before any I/O.
     std::string body = boost::json::serialize(
-        build_responses_request(messages, options, transport.options().model, false, state_->settings));
+        build_responses_request(messages, options, state_->default_model, false, state_->settings));
     return complete(state_->http, {.target = transport.target("/responses")}, std::move(body),
                     transport.start_span(messages, options, false));
 }
@@ -113,7 +139,7 @@ update_stream responses_client::get_streaming_response(std::vector<chat_message>
         messages.clear(); // a resumption continues the run; its span has no new input
     } else {
         body = boost::json::serialize(
-            build_responses_request(messages, options, transport.options().model, true, state_->settings));
+            build_responses_request(messages, options, state_->default_model, true, state_->settings));
         request.target = transport.target("/responses");
     }
     auto span = transport.start_span(messages, options, true);
@@ -122,12 +148,12 @@ update_stream responses_client::get_streaming_response(std::vector<chat_message>
                                                    std::move(span), std::move(mapping)));
 }
 
-asio::awaitable<agent_response<>> responses_client::cancel(const continuation_token& token) {
+asio::awaitable<agent_response<>> responses_client::cancel(const continuation_token& token, chat_options options) {
     const responses_token position = responses_token::from(token);
     const detail::transport& transport = *state_->http;
     return complete(state_->http,
                     {.method = "POST", .target = transport.target(response_path(position) + "/cancel")}, "{}",
-                    telemetry::operation_span({}, {}));
+                    transport.start_span({}, options, false));
 }
 
 } // namespace forma::openai

@@ -15,6 +15,20 @@ namespace {
 
 using namespace responses_wire;
 
+// Events of the API's own items that only frame what the mapped events carry. Any other
+// event (a hosted tool's progress, audio, a type that does not exist yet) is kept raw.
+bool is_framing(std::string_view type) noexcept {
+    static constexpr std::string_view framing[] = {
+        "response.output_item.added",         "response.content_part.added",
+        "response.content_part.done",         "response.output_text.done",
+        "response.output_text.annotation.added", "response.refusal.done",
+        "response.reasoning_summary_part.added", "response.reasoning_summary_part.done",
+        "response.reasoning_summary_text.done",  "response.reasoning_text.done",
+        "response.function_call_arguments.delta", "response.function_call_arguments.done",
+        "response.output_item.done"};
+    return std::find(std::begin(framing), std::end(framing), type) != std::end(framing);
+}
+
 bool has_call(const std::vector<content>& contents) {
     return std::any_of(contents.begin(), contents.end(),
                        [](const content& c) { return std::holds_alternative<function_call_content>(c); });
@@ -50,8 +64,12 @@ agent_response<> parse_responses_response(std::string_view body, int status) {
             add_item_contents((*wire.output)[i], raw_item(response.raw_representation, i), message.contents);
     const std::string_view state = wire.status ? std::string_view(*wire.status) : "completed";
     response.finish_reason = finish_reason_of(wire, has_call(message.contents));
-    if (is_unfinished(state))
+    if (is_unfinished(state)) {
+        if (!responses_token::valid_id(response.response_id))
+            throw json_error("/id", "an unfinished (" + std::string(state) + ") response needs an id to poll it "
+                                    "by: 1 to 256 letters, digits, '_' and '-'");
         response.continuation_token = responses_token{response.response_id}.to_continuation_token();
+    }
     else if (!message.contents.empty())
         response.messages.push_back(std::move(message));
     return response;
@@ -89,6 +107,7 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
         throw http_error(0, event.code.value_or(""), event.message.value_or("the stream reported an error"),
                          event.code.value_or(""), event.param.value_or(""));
 
+    std::string* delta = event.delta ? std::get_if<std::string>(&*event.delta) : nullptr;
     agent_response_update update;
     auto add = [&](content c) {
         update.role = chat_role::assistant();
@@ -113,14 +132,14 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
             return std::nullopt; // in_progress, queued: nothing new
         }
     } else if (type == "response.output_text.delta") {
-        if (!event.delta || event.delta->empty()) return std::nullopt;
-        add(text_content(std::move(*event.delta)));
+        if (!delta || delta->empty()) return std::nullopt;
+        add(text_content(std::move(*delta)));
     } else if (type == "response.refusal.delta") {
-        if (!event.delta || event.delta->empty()) return std::nullopt;
-        add(refusal_content(std::move(*event.delta)));
+        if (!delta || delta->empty()) return std::nullopt;
+        add(refusal_content(std::move(*delta)));
     } else if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta") {
-        if (!event.delta || event.delta->empty()) return std::nullopt;
-        text_reasoning_content reasoning(std::move(*event.delta));
+        if (!delta || delta->empty()) return std::nullopt;
+        text_reasoning_content reasoning(std::move(*delta));
         if (event.item_id) reasoning.additional_properties["id"] = *event.item_id;
         add(std::move(reasoning));
     } else if (type == "response.output_item.done" && event.item) {
@@ -141,9 +160,7 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
         }
         calls_functions_ = calls_functions_ || kind == "function_call";
         for (content& c : contents) add(std::move(c));
-    } else if (type.starts_with("response.") &&
-               (type.ends_with(".added") || type.ends_with(".done") || type.ends_with(".delta") ||
-                type.ends_with(".in_progress"))) {
+    } else if (is_framing(type)) {
         return std::nullopt; // frames what the events above carry
     } else {
         known = false;

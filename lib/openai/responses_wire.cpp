@@ -1,10 +1,13 @@
 #include "responses_wire.hpp"
 
+#include <algorithm>
+
 namespace forma::openai::responses_wire {
 namespace {
 
 function_call_content to_function_call(const item_wire& item) {
-    std::string arguments = item.arguments.value_or("");
+    const std::string* text = text_of(item.arguments);
+    std::string arguments = text ? *text : std::string();
     boost::json::object parsed = wire::parse_arguments(arguments);
     // The call as the API sent it, arguments as text: arguments that are not JSON are not lost.
     boost::json::object raw{{"type", "function_call"}};
@@ -60,6 +63,8 @@ void add_item_contents(const item_wire& item, const boost::json::value* raw, std
         std::string text;
         if (item.summary)
             for (const part_wire& part : *item.summary) text += part.text.value_or("");
+        if (item.content) // raw reasoning, from servers that show it (gpt-oss)
+            for (const part_wire& part : *item.content) text += part.text.value_or("");
         if (text.empty() && !item.encrypted_content) return;
         text_reasoning_content reasoning(std::move(text), item.encrypted_content);
         // The item's id: the API wants it back with the encrypted content.
@@ -81,7 +86,14 @@ std::optional<forma::finish_reason> finish_reason_of(const response_wire& respon
         if (reason == "content_filter") return finish_reason::content_filter();
         return reason.empty() ? finish_reason::length() : finish_reason(reason);
     }
-    if (status == "completed") return calls_functions ? finish_reason::tool_calls() : finish_reason::stop();
+    if (status == "completed") {
+        const bool calls = calls_functions || (response.output && std::any_of(response.output->begin(),
+                                                                               response.output->end(),
+                                                                               [](const item_wire& item) {
+                                                                                   return item.type == "function_call";
+                                                                               }));
+        return calls ? finish_reason::tool_calls() : finish_reason::stop();
+    }
     return std::nullopt;
 }
 

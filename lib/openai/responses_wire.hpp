@@ -16,11 +16,20 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace forma::openai::responses_wire {
 
 using wire::ignored_wire;
+
+/// Text where the API's own kinds send text; an object where other kinds (hosted tools) send one.
+using text_or_object = std::variant<std::string, ignored_wire>;
+
+/// The text of `value`, when it is text.
+inline const std::string* text_of(const std::optional<text_or_object>& value) noexcept {
+    return value ? std::get_if<std::string>(&*value) : nullptr;
+}
 
 /// A message item's content part (`output_text`, `refusal`) or a reasoning summary part.
 struct part_wire {
@@ -43,7 +52,7 @@ struct item_wire {
     std::optional<std::string> encrypted_content;
     std::optional<std::string> call_id;
     std::optional<std::string> name;
-    std::optional<std::string> arguments;
+    std::optional<text_or_object> arguments;
 };
 BOOST_DESCRIBE_STRUCT(item_wire, (), (type, id, status, role, content, summary, encrypted_content, call_id, name,
                                      arguments))
@@ -99,7 +108,7 @@ BOOST_DESCRIBE_STRUCT(response_wire, (), (id, object, created_at, status, model,
 struct event_wire {
     std::optional<std::string> type;
     std::optional<std::int64_t> sequence_number;
-    std::optional<std::string> delta;
+    std::optional<text_or_object> delta;
     std::optional<std::string> item_id;
     std::optional<std::int64_t> output_index;
     std::optional<std::int64_t> content_index;
@@ -113,7 +122,7 @@ struct event_wire {
     // read only so that they are not unknown (see wire::ignored_wire)
     std::optional<std::string> text;
     std::optional<std::string> refusal;
-    std::optional<std::string> arguments;
+    std::optional<text_or_object> arguments;
     std::optional<std::string> obfuscation;
     std::optional<std::vector<ignored_wire>> logprobs;
     std::optional<ignored_wire> part;
@@ -126,14 +135,14 @@ usage_details to_usage(const usage_wire& usage);
 
 /** The contents of one output item, appended to `out`: `message` parts as text_content and
     refusal_content, `reasoning` as text_reasoning_content (summary text, encrypted_content as
-    protected_data), `function_call` as function_call_content; any other type as
-    unknown_content of `raw` (the item's JSON). Each content keeps its item as raw_representation
-    when `raw` is given.
+    protected_data; raw reasoning `content` after the summary), `function_call` as
+    function_call_content (the call as sent as raw_representation); any other type as
+    unknown_content of `raw` (the item's JSON).
 */
 void add_item_contents(const item_wire& item, const boost::json::value* raw, std::vector<content>& out);
 
 /// The finish reason of a finished response: length or content_filter for an incomplete one,
-/// tool_calls when it calls functions, else stop.
+/// tool_calls when it calls functions (`calls_functions`, or a function_call in its output), else stop.
 std::optional<forma::finish_reason> finish_reason_of(const response_wire& response, bool calls_functions);
 
 /// The http_error of a `failed` response (its `error`), status 0 when it came inside a stream.

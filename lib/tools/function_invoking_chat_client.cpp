@@ -51,6 +51,8 @@ public:
             groups.push_back(tools_detail::result_messages(co_await resolve(group)));
         for (std::size_t i = groups.size(); i-- > 0;) // last first: places before stay valid
             tools_detail::place_results(prepared_.messages, prepared_.pending[i], groups[i]);
+        // Answered approvals are new input: a token would only poll the turn that asked.
+        if (!groups.empty()) request_.continuation_token.reset();
         prepared_.pending.clear();
         std::vector<chat_message> messages;
         for (auto& group : groups) messages.insert(messages.end(), std::make_move_iterator(group.begin()),

@@ -52,9 +52,6 @@ forma::agent_response<> comparable(forma::agent_response<> r) {
     return r;
 }
 
-// The text of the last user message the server echoes ("You said: ...").
-std::string text(const forma::agent_response<>& r) { return r.text(); }
-
 class responses_over_tls : public loopback::fixture {
 protected:
     responses_client& client(forma::openai::responses_client_options settings = {},
@@ -72,7 +69,8 @@ protected:
             r = run([&]() -> asio::awaitable<forma::agent_response<>> {
                 forma::chat_options poll; // named: GCC 12 mishandles braced temporaries in co_await
                 poll.continuation_token = r.continuation_token;
-                co_return co_await c.get_response({}, std::move(poll));
+                std::vector<forma::chat_message> none;
+                co_return co_await c.get_response(std::move(none), std::move(poll));
             }());
         }
         return r;
@@ -354,6 +352,38 @@ TEST_F(responses_over_tls, bad_tokens_and_unknown_ids_are_clear_errors) {
     EXPECT_THROW((void)run(drain(c.get_streaming_response(
                      {}, {.continuation_token = responses_token{"resp_never_made", 3}.to_continuation_token()}))),
                  forma::http_error);
+}
+
+TEST_F(responses_over_tls, a_resumption_answered_whole_is_refused_rather_than_repeated) {
+    auto& c = client();
+    server().enqueue(scripted_reply::response_text("Everything again"));
+    try {
+        (void)run(drain(c.get_streaming_response(
+            {}, {.continuation_token = responses_token{"resp_1", 5}.to_continuation_token()})));
+        FAIL() << "a whole answer to a resumption was handed out";
+    } catch (const forma::stream_error& e) {
+        EXPECT_EQ(e.kind(), forma::stream_error_kind::protocol);
+        EXPECT_NE(std::string(e.what()).find("after sequence number 5"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(responses_over_tls, azure_needs_an_api_version_with_the_responses_api) {
+    auto options = options_for(server());
+    options.azure = forma::openai::azure_options{.deployment = "my-gpt"}; // the default api_version is older
+    try {
+        responses_client old(io.get_executor(), options);
+        FAIL() << "an api_version without the Responses API was accepted";
+    } catch (const forma::error& e) {
+        EXPECT_NE(std::string(e.what()).find("2025-03-01-preview"), std::string::npos) << e.what();
+    }
+    options.azure->api_version = "2025-04-01-preview";
+    server().enqueue(scripted_reply::response_text("Hi from Azure"));
+    responses_client azure(io.get_executor(), options);
+    EXPECT_EQ(run(azure.get_response(ask("Hi"), {})).text(), "Hi from Azure");
+    const auto request = server().requests().back();
+    EXPECT_EQ(request.target, "/v1/responses?api-version=2025-04-01-preview");
+    EXPECT_EQ(request.header("api-key"), options.api_key);
+    EXPECT_EQ(json::parse(request.body).at("model"), "my-gpt");
 }
 
 TEST_F(responses_over_tls, a_5xx_on_a_poll_is_retried) {

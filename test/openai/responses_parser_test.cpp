@@ -281,6 +281,49 @@ TEST(responses_stream_parser, a_malformed_event_is_a_stream_error_naming_its_pla
     }
 }
 
+TEST(responses_token, ids_are_short_and_plain) {
+    EXPECT_TRUE(responses_token::valid_id("resp_67c9fdcecf488190-x"));
+    EXPECT_TRUE(responses_token::valid_id(std::string(256, 'a')));
+    EXPECT_FALSE(responses_token::valid_id(std::string(257, 'a')));
+    EXPECT_FALSE(responses_token::valid_id(""));
+    EXPECT_FALSE(responses_token::valid_id("resp 1"));
+    EXPECT_FALSE(responses_token::valid_id("a.b"));
+}
+
+TEST(responses_stream_parser, a_resumed_stream_knows_its_response_and_finishes_with_its_calls) {
+    responses_stream_parser parser;
+    parser.resume_after({"resp_1", 16});
+    // The call's events came before the drop: only the last event follows.
+    const std::string completed = sse_of(
+        {R"({"type":"response.completed","sequence_number":22,"response":{"id":"resp_1","status":"completed",)"
+         R"("output":[{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}]}})"});
+    const auto r = to_agent_response(updates_of(std::vector<std::string_view>{completed}, parser));
+    EXPECT_EQ(r.response_id, "resp_1");
+    EXPECT_EQ(r.finish_reason, finish_reason::tool_calls()); // the call came before the resumption
+    EXPECT_EQ(parser.position(), (responses_token{"resp_1", 22}));
+}
+
+TEST(responses_stream_parser, hosted_tools_and_audio_events_are_kept_raw_whatever_their_shape) {
+    const std::vector<std::string> events = {
+        R"({"type":"response.created","sequence_number":0,"response":{"id":"resp_h","status":"in_progress","output":[]}})",
+        R"({"type":"response.audio.delta","sequence_number":1,"delta":"UklGRg=="})",
+        R"({"type":"response.shell_call_output_content.delta","sequence_number":2,"item_id":"sh","output_index":0,"delta":{"stdout":"ok"}})",
+        R"({"type":"response.output_item.done","sequence_number":3,"output_index":0,"item":{"type":"tool_search_call","id":"ts","arguments":{"q":"x"}}})",
+        R"({"type":"response.completed","sequence_number":4,"response":{"id":"resp_h","status":"completed","output":[{"type":"tool_search_call","id":"ts","arguments":{"q":"x"}}]}})",
+    };
+    const auto updates = updates_of(sse_of(events));
+    std::vector<std::string> raw_types;
+    for (const auto& u : updates)
+        if (u.raw_representation.is_object()) raw_types.emplace_back(u.raw_representation.at("type").as_string());
+    EXPECT_EQ(raw_types, (std::vector<std::string>{"response.audio.delta", "response.shell_call_output_content.delta"}));
+    const auto r = to_agent_response(updates);
+    ASSERT_EQ(r.messages.size(), 1u);
+    EXPECT_EQ(std::get<unknown_content>(r.messages[0].contents.at(0)).kind, "tool_search_call");
+    const auto whole = parse_responses_response(
+        R"({"id":"resp_h","status":"completed","output":[{"type":"tool_search_call","id":"ts","arguments":{"q":"x"}}]})");
+    EXPECT_EQ(std::get<unknown_content>(whole.messages.at(0).contents.at(0)).json.at("arguments").at("q"), "x");
+}
+
 TEST(responses_stream_parser, an_incomplete_stream_ends_with_length) {
     const std::vector<std::string> events = {
         R"({"type":"response.created","sequence_number":0,"response":{"id":"resp_9","status":"in_progress","output":[]}})",
@@ -300,6 +343,8 @@ TEST(responses_token, round_trips_through_text_and_refuses_what_it_did_not_issue
     for (const char* bad : {R"("resp_abc")", R"({"kind":"a2a.task","response_id":"resp_abc"})",
                             R"({"kind":"openai.responses"})", R"({"kind":"openai.responses","response_id":""})",
                             R"({"kind":"openai.responses","response_id":"../admin"})",
+                            R"({"kind":"openai.responses","response_id":".."})",
+                            R"({"kind":"openai.responses","response_id":"resp_\u00e9"})",
                             R"({"kind":"openai.responses","response_id":"r","sequence_number":-1})",
                             R"({"kind":"openai.responses","response_id":"r","sequence_number":"7"})"}) {
         try {

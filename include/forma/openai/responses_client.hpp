@@ -18,7 +18,8 @@ struct responses_client_state;
 
     It shares openai::chat_client's transport: connections, TLS, retries
     (a stream is never repeated once its body has begun), timeouts, limits, Azure
-    mode (`{base_url}/responses?api-version=...`, the deployment as model), key
+    mode (`{base_url}/responses?api-version=...`, api_version 2025-03-01-preview
+    or later, the deployment as the model of requests that name none), key
     redaction, and its errors (http_error, transport_error, stream_error,
     json_error, forma::error for a request that cannot be built). Requests are
     built by build_responses_request, answers read by parse_responses_response and
@@ -36,7 +37,8 @@ struct responses_client_state;
       last event's sequence number), the final one none. After a dropped
       connection, get_streaming_response with the last token resumes with
       `GET /v1/responses/{id}?stream=true&starting_after=N`: no event is lost or
-      repeated (events the server sends again are skipped).
+      repeated (events the server sends again are skipped; a server that answers a
+      resumption with a whole response is a stream_error).
     - cancel(token) stops a background response.
     Tokens are responses_token values as JSON: serialize them with
     continuation_token::to_string, and any responses_client that reaches the same
@@ -53,7 +55,8 @@ struct responses_client_state;
 */
 class responses_client final : public forma::chat_client {
 public:
-    /// @throws forma::error for a base_url that does not parse, or a ca_file that cannot be read.
+    /// @throws forma::error for a base_url that does not parse, a ca_file that cannot be read,
+    ///         or Azure options whose api_version has no Responses API.
     responses_client(executor_type executor, client_options options, responses_client_options settings = {});
     ~responses_client() override;
 
@@ -70,11 +73,12 @@ public:
 
     update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
 
-    /** Cancels the background response `token` names (`POST /v1/responses/{id}/cancel`).
+    /** Cancels the background response `token` names (`POST /v1/responses/{id}/cancel`);
+        `options` may carry the telemetry span the call belongs to.
         @returns the response as it stands after the cancellation.
         @throws error for a token this client cannot read; http_error as get_response.
     */
-    boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token);
+    boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token, chat_options options = {});
 
     const client_options& options() const noexcept;
     const responses_client_options& settings() const noexcept;

@@ -23,10 +23,11 @@ struct responses_client_options {
     /// Ask for reasoning items' `encrypted_content`, which goes back to the model on the next
     /// turn: the way to keep reasoning across turns with `store: false`.
     bool include_encrypted_reasoning = false;
-    /** Keep the conversation on the server: each answer carries its response id in
-        additional_properties["previous_response_id"] (an agent keeps it in its
-        session), and a request whose history ends with such an answer sends
-        `previous_response_id` and only the messages after it.
+    /** Keep the conversation on the server: a request whose history holds an answer of
+        this server (an assistant message whose message id is its response id, as the
+        client's answers have) sends `previous_response_id` with the last such id, and
+        only the messages after it. The whole conversation stays in the caller's history
+        (an agent's session); use it only with a history this server answered.
     */
     bool server_side_conversation = false;
 };

@@ -54,7 +54,7 @@ struct responses_stream_parser_options {
 
 /** Maps the Responses API's typed server-sent events (`"stream": true`) to
     agent_response_updates, as the bytes arrive; `to_agent_response` of the
-    updates equals parse_response_response of the finished response (text,
+    updates equals parse_responses_response of the finished response (text,
     reasoning, refusals, calls, finish reason, usage).
 
     - `response.created` (`queued`, `in_progress`): an update with the response
@@ -66,12 +66,14 @@ struct responses_stream_parser_options {
       so the `.delta` events of arguments carry nothing of their own), a reasoning
       item's encrypted content, any unknown item kind as unknown_content.
     - `response.completed` / `response.incomplete`: the finish reason and usage.
-    - events that only frame others (`.added`, `.done` of parts and texts) carry nothing;
-      an event type forma does not know becomes an update with the event as
-      raw_representation and no contents, never an error.
+    - events that only frame these (the `.added` and `.done` of items, parts and
+      texts, function-call argument deltas) carry nothing; any other event type (a
+      hosted tool's progress, audio, a type that does not exist yet) becomes an
+      update with the event as raw_representation and no contents, never an error.
 
-    Every update has the response id and created time; content updates have the
-    response id as message id. position() is where the stream stands, for resuming.
+    Every update has the response id and the created time (not known in a resumed
+    stream, whose creation came before); content updates have the response id as
+    message id. position() is where the stream stands, for resuming.
 
     After an exception the stream is broken: discard the parser.
 */

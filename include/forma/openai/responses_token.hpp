@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace forma::openai {
 
@@ -20,6 +21,10 @@ struct responses_token {
     std::optional<std::int64_t> sequence_number{};
 
     continuation_token to_continuation_token() const;
+
+    /// Whether `id` can be a response id in a token: 1 to 256 letters, digits, '_' and '-'
+    /// (it goes into request paths as it is).
+    static bool valid_id(std::string_view id) noexcept;
 
     /** Reads a token responses_client issued.
         @throws error naming what is wrong when `token` is not one (another
