@@ -312,6 +312,12 @@ bool reader::fail_type(std::string_view expected) {
         const bool value_start = c == '"' || c == '{' || c == '[' || c == 't' || c == 'f' ||
                                  c == 'n' || c == '-' || (c >= '0' && c <= '9');
         if (!value_start) return fail_syntax("expected a value");
+        // A broken literal ("tru") is bad JSON, not a value of another type.
+        if (c == 't' || c == 'f' || c == 'n') {
+            const std::string_view literal = c == 't' ? "true" : c == 'f' ? "false" : "null";
+            if (static_cast<std::size_t>(end - p) < literal.size() || std::string_view(p, literal.size()) != literal)
+                return fail_syntax("invalid literal");
+        }
     } else {
         return fail_syntax("unexpected end of input, expected a value");
     }

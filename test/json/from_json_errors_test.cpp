@@ -77,6 +77,19 @@ TEST(from_json_errors, every_kind_of_found_value_is_described) {
               "expected integer, got string \"" + std::string(39, 'a') + "\\u00e9...\"");
 }
 
+TEST(from_json_errors, a_broken_literal_is_invalid_json_at_its_place_not_a_value_of_another_type) {
+    // {"paid": tru} once read as "expected boolean, got true".
+    const auto e = error_of<widths>(R"({"b": tru})");
+    EXPECT_EQ(e.path(), "/b");
+    EXPECT_EQ(e.reason(), "invalid JSON: invalid literal (line 1, column 7)");
+    EXPECT_EQ(error_of<int>("nul").reason(), "invalid JSON: invalid literal (line 1, column 1)");
+    EXPECT_EQ(error_of<bool>(" tr").reason(), "invalid JSON: invalid literal (line 1, column 2)");
+    EXPECT_EQ(error_of<std::vector<std::string>>("[fals]").reason(), "invalid JSON: invalid literal (line 1, column 2)");
+    // Whole literals of the wrong type are still type mismatches.
+    EXPECT_EQ(error_of<int>("true").reason(), "expected integer, got true");
+    EXPECT_EQ(error_of<bool>("null").reason(), "expected boolean, got null");
+}
+
 TEST(from_json_errors, a_missing_required_member_is_reported_on_its_object) {
     const auto e = error_of<order>(R"({"items":[],"ship_to":{"street":"s"},"count":1,"units":"c"})");
     EXPECT_STREQ(e.what(), R"(at /ship_to: missing required member "zip")");
@@ -129,7 +142,7 @@ TEST(from_json_errors, invalid_json_reports_line_and_column) {
               "invalid JSON: invalid number: leading zeros are not allowed (line 1, column 1)");
     EXPECT_EQ(error_of<double>("1.").reason(), "invalid JSON: invalid number (line 1, column 1)");
     EXPECT_EQ(error_of<double>("-").reason(), "invalid JSON: invalid number (line 1, column 1)");
-    EXPECT_EQ(error_of<bool>("tru").reason(), "expected boolean, got true");
+    EXPECT_EQ(error_of<bool>("tru").reason(), "invalid JSON: invalid literal (line 1, column 1)");
     EXPECT_EQ(error_of<person>(R"({"name":"A","age":1,"x":nul})").path(), "/x");
 }
 
