@@ -1,6 +1,7 @@
 #include <forma/openai/response_parser.hpp>
 
 #include "wire.hpp"
+#include "../detail/json_text.hpp"
 #include "../detail/parsed_numbers.hpp"
 
 #include <boost/json/parse.hpp>
@@ -11,22 +12,30 @@ namespace {
 // Room for the start of a non-JSON error body in a message: enough to recognise it.
 constexpr std::size_t max_quoted_body = 300;
 
+// The start of a body that is not JSON, for a message: valid UTF-8 (bad bytes as U+FFFD),
+// whitespace collapsed, control characters as '?', cut between characters.
 std::string quote_body(std::string_view body) {
+    const std::string text = lib_detail::valid_utf8(body);
     std::string out;
     bool blank = false;
-    for (char c : body) {
-        const bool is_blank = c == ' ' || c == '\n' || c == '\r' || c == '\t';
-        if (is_blank) {
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        std::size_t n = 1; // the bytes of this character
+        while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) ++n;
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
             blank = !out.empty();
+            i += n;
             continue;
         }
-        if (out.size() >= max_quoted_body) {
+        if (out.size() + n > max_quoted_body) {
             out += "...";
             break;
         }
         if (blank) out += ' ';
         blank = false;
-        out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+        if (c < 0x20 || c == 0x7F) out += '?';
+        else out.append(text, i, n);
+        i += n;
     }
     return out;
 }

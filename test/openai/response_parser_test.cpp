@@ -7,6 +7,7 @@
 #include <forma/model/refusal_error.hpp>
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -209,6 +210,15 @@ TEST(openai_response, error_bodies_of_every_shape) {
     // A long body is cut.
     const std::string long_body(5000, 'x');
     EXPECT_LT(std::string(parse_error(500, long_body).what()).size(), 400u);
+    // Cut between characters, never inside one, and bytes that are not UTF-8 as U+FFFD.
+    std::string accented;
+    for (int i = 0; i < 400; ++i) accented += "\xC3\xA9"; // é: two bytes each
+    const std::string cut = parse_error(500, "x" + accented).what();
+    EXPECT_TRUE(cut.ends_with("\xC3\xA9...")) << cut;
+    boost::system::error_code ec; // valid UTF-8: it survives a JSON round trip
+    (void)boost::json::parse(boost::json::serialize(boost::json::value(cut)), ec);
+    EXPECT_FALSE(ec) << ec.message();
+    EXPECT_STREQ(parse_error(502, "bad \xFF\xC3 gateway\x01").what(), "HTTP 502: bad \xEF\xBF\xBD\xEF\xBF\xBD gateway?");
     // A non-2xx status with a body that looks like a success is still an error.
     EXPECT_THROW(parse_response(fixture("responses/text.json"), 500), http_error);
 }
