@@ -82,10 +82,30 @@ bool holds_approvals(const std::vector<chat_message>& messages) noexcept {
     return false;
 }
 
+enum class answer_kind { whole, streamed };
+
+// Stores the run's new messages and its answer. A run with no new messages whose first answer
+// message has the id and role of the last stored one continues it: a resumed stream's rest is
+// appended to what the dropped stream stored, a polled whole answer replaces it.
 void remember(agent_session& session, std::vector<chat_message>&& messages,
-              const std::vector<chat_message>& answer) {
+              const std::vector<chat_message>& answer, answer_kind kind) {
+    auto next = answer.begin();
+    if (messages.empty() && next != answer.end() && !session.history.empty()) {
+        chat_message& last = session.history.back();
+        if (!next->message_id.empty() && next->message_id == last.message_id && next->role == last.role) {
+            if (kind == answer_kind::whole) {
+                last.contents = next->contents;
+            } else {
+                agent_response_builder joined; // merges contents as a stream's pieces merge
+                joined.add(agent_response_update(last.role, std::move(last.contents)));
+                joined.add(agent_response_update(next->role, next->contents));
+                last.contents = std::move(joined.take().messages.at(0).contents);
+            }
+            ++next;
+        }
+    }
     for (auto& m : messages) session.history.push_back(std::move(m));
-    session.history.insert(session.history.end(), answer.begin(), answer.end());
+    session.history.insert(session.history.end(), next, answer.end());
 }
 
 } // namespace
@@ -102,7 +122,7 @@ chat_client_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<
     chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
     agent_response<> response = co_await target.get_response(conversation(*session, messages), std::move(request));
     claim(response);
-    remember(*session, std::move(messages), response.messages);
+    remember(*session, std::move(messages), response.messages, answer_kind::whole);
     co_return response;
 }
 
@@ -115,9 +135,17 @@ public:
           session_(std::move(session)) {}
 
     boost::asio::awaitable<std::optional<agent_response_update>> next() override {
-        auto update = co_await inner_.next();
+        std::optional<agent_response_update> update;
+        try {
+            update = co_await inner_.next();
+        } catch (...) {
+            // A stream that can be resumed keeps what it gave: the resumption adds the rest.
+            if (merged_.response().continuation_token)
+                remember(*session_, std::move(messages_), merged_.take().messages, answer_kind::streamed);
+            throw;
+        }
         if (!update) {
-            remember(*session_, std::move(messages_), merged_.take().messages);
+            remember(*session_, std::move(messages_), merged_.take().messages, answer_kind::streamed);
             co_return std::nullopt;
         }
         agent_.claim(*update);

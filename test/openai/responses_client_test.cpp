@@ -320,6 +320,44 @@ TEST_F(responses_over_tls, a_background_stream_resumes_after_a_drop_without_losi
     EXPECT_GE(resumptions, 1u);
 }
 
+TEST_F(responses_over_tls, an_agent_session_keeps_the_whole_answer_of_a_stream_resumed_after_drops) {
+    auto& c = client({}, {.delta_size = 3, .background_duration = 100ms, .drop_stream_after_events = 9});
+    forma::chat_client_agent agent(c, {.name = "resumer"});
+    auto session = agent.create_session();
+    const std::string question = "Keep the whole answer in my session, please";
+    std::optional<forma::continuation_token> last;
+    auto read = [&](forma::update_stream& stream) -> asio::awaitable<bool> {
+        try {
+            while (auto u = co_await stream.next()) last = u->continuation_token;
+        } catch (const forma::error&) {
+            co_return true;
+        }
+        co_return false;
+    };
+    auto first = agent.run_streaming(question, session, {.allow_background_responses = true});
+    ASSERT_TRUE(run(read(first)));
+    ASSERT_EQ(session->history.size(), 2u); // the question and the part that came
+    for (int attempt = 0; attempt < 50 && last; ++attempt) {
+        auto resumed = agent.run_streaming(std::vector<forma::chat_message>{}, session, {.continuation_token = last});
+        (void)run(read(resumed));
+    }
+    ASSERT_FALSE(last);
+    ASSERT_EQ(session->history.size(), 2u);
+    EXPECT_EQ(session->history[1].text(), "You said: " + question);
+
+    // A whole answer polled after a drop replaces the part the stream stored.
+    auto second = agent.run_streaming("And once more", session, {.allow_background_responses = true});
+    ASSERT_TRUE(run(read(second)));
+    ASSERT_EQ(session->history.size(), 4u);
+    auto r = run(agent.run(std::vector<forma::chat_message>{}, session, {.continuation_token = last}));
+    for (int i = 0; i < 200 && r.continuation_token; ++i) {
+        pause(5ms);
+        r = run(agent.run(std::vector<forma::chat_message>{}, session, {.continuation_token = r.continuation_token}));
+    }
+    ASSERT_EQ(session->history.size(), 4u);
+    EXPECT_EQ(session->history[3].text(), "You said: And once more");
+}
+
 TEST_F(responses_over_tls, cancel_stops_a_background_run) {
     auto& c = client({}, {.background_duration = 10s});
     const auto started = run(c.get_response(ask("Never mind"), {.allow_background_responses = true}));
