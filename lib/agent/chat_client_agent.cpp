@@ -1,5 +1,7 @@
 #include <forma/agent/chat_client_agent.hpp>
 
+#include "output_retry.hpp"
+
 #include <forma/model/agent_response_builder.hpp>
 
 namespace forma {
@@ -120,7 +122,9 @@ chat_client_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<
                             agent_run_options options) {
     forma::chat_options request = effective_chat_options(options);
     chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
-    agent_response<> response = co_await target.get_response(conversation(*session, messages), std::move(request));
+    agent_detail::output_retry retry(options, request, options_.max_output_retries);
+    agent_response<> response = co_await agent_detail::get_checked_response(target, conversation(*session, messages),
+                                                                            std::move(request), std::move(retry));
     claim(response);
     remember(*session, std::move(messages), response.messages, answer_kind::whole);
     co_return response;
@@ -166,7 +170,9 @@ update_stream chat_client_agent::run_streaming_core(std::vector<chat_message> me
                                                     agent_run_options options) {
     forma::chat_options request = effective_chat_options(options);
     chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
-    update_stream inner = target.get_streaming_response(conversation(*session, messages), std::move(request));
+    agent_detail::output_retry retry(options, request, options_.max_output_retries);
+    update_stream inner = agent_detail::get_checked_streaming_response(target, conversation(*session, messages),
+                                                                       std::move(request), std::move(retry));
     return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(inner),
                                                                          std::move(messages),
                                                                          std::move(session)));

@@ -240,16 +240,20 @@ bool reader::fail(std::string reason) {
     reason_ = std::move(reason);
     error_offset_ = offset();
     path_.clear();
+    fatal_ = false;
     return false;
 }
 
 bool reader::fail_syntax(const char* what) {
     if (p == end && std::string_view(what).find("end of input") == std::string_view::npos)
-        return fail("invalid JSON: unexpected end of input (" + std::string(what) + ")");
-    // Line and column make a syntax error findable in a long model answer.
-    const std::string_view text(begin_, static_cast<std::size_t>(end - begin_));
-    return fail("invalid JSON: " + std::string(what) + " (" +
-                lib_detail::line_and_column(text, static_cast<std::size_t>(p - begin_)) + ")");
+        fail("invalid JSON: unexpected end of input (" + std::string(what) + ")");
+    else // line and column make a syntax error findable in a long model answer
+        fail("invalid JSON: " + std::string(what) + " (" +
+             lib_detail::line_and_column(std::string_view(begin_, static_cast<std::size_t>(end - begin_)),
+                                         static_cast<std::size_t>(p - begin_)) +
+             ")");
+    fatal_ = true;
+    return false;
 }
 
 bool reader::fail_expected(char c, const char* context) {
@@ -325,8 +329,9 @@ bool reader::fail_type(std::string_view expected) {
 }
 
 bool reader::fail_depth() {
-    return fail("nesting is deeper than the limit of " + std::to_string(max_depth_) +
-                " (parse_options::max_depth)");
+    fail("nesting is deeper than the limit of " + std::to_string(max_depth_) + " (parse_options::max_depth)");
+    fatal_ = true;
+    return false;
 }
 
 std::string string_too_long_reason(std::size_t limit) {
@@ -336,7 +341,9 @@ std::string string_too_long_reason(std::size_t limit) {
 
 bool reader::fail_string_length(const char* start) {
     p = start - 1; // the error's offset is the opening quote
-    return fail(string_too_long_reason(max_string_length_));
+    fail(string_too_long_reason(max_string_length_));
+    fatal_ = true;
+    return false;
 }
 
 bool reader::fail_utf8() { return fail_syntax("invalid UTF-8 in string"); }
@@ -356,7 +363,9 @@ bool reader::fail_leading_zero(const char* start) {
 }
 
 bool reader::fail_duplicate(std::string_view key) {
-    return fail("duplicate member " + quoted_excerpt(key, 64));
+    fail("duplicate member " + quoted_excerpt(key, 64));
+    fatal_ = true; // which of the two values was meant is anyone's guess
+    return false;
 }
 
 bool reader::fail_unknown(std::string_view key) {
@@ -397,6 +406,75 @@ void reader::clear_error() noexcept {
     reason_.clear();
     path_.clear();
     error_offset_ = json_error::npos;
+    fatal_ = false;
+}
+
+namespace {
+
+// Adds to `out` (outermost first) the segments from the value at r.p down to the value
+// that starts at `target`. The text before `target` is valid JSON: a value that cannot be
+// skipped holds the target.
+void descend_to(reader& r, const char* target, std::vector<path_segment>& out) {
+    for (;;) {
+        r.skip_whitespace();
+        if (r.p >= target || r.at_end() || (*r.p != '{' && *r.p != '[')) return;
+        const bool object = *r.p == '{';
+        ++r.p;
+        for (std::size_t index = 0;; ++index) {
+            r.skip_whitespace();
+            path_segment segment{{}, index, !object};
+            if (object) {
+                std::string_view key;
+                bool from_scratch;
+                if (r.at_end() || *r.p != '"' || !r.read_key(key, from_scratch) || !r.expect(':', "")) return;
+                segment.key.assign(key);
+            }
+            r.skip_whitespace();
+            const char* value = r.p;
+            if (value == target || !r.skip_value() || r.p > target) {
+                out.push_back(std::move(segment));
+                r.p = value;
+                break; // into the value
+            }
+            r.skip_whitespace();
+            if (r.at_end() || *r.p != ',') return;
+            ++r.p;
+        }
+    }
+}
+
+} // namespace
+
+bool reader::record_error(const char* container) {
+    if (!collected_ || fatal_) return false;
+    // The container's place in the document, found again from the start: errors are rare.
+    std::vector<path_segment> outer;
+    reader locator(std::string_view(begin_, static_cast<std::size_t>(end - begin_)),
+                   parse_options{.max_depth = max_depth_, .max_string_length = max_string_length_});
+    descend_to(locator, container, outer);
+    std::reverse(outer.begin(), outer.end()); // innermost first, as path_
+    path_.insert(path_.end(), outer.begin(), outer.end());
+    collected_->push_back(take_error());
+    clear_error();
+    if (collected_->size() < collect_limit_) return true;
+    collected_ = nullptr; // enough: the read ends with no further error
+    return false;
+}
+
+bool reader::step_over(std::string_view key, const char* container, const char* value_start, std::size_t depth) {
+    push_key(key);
+    if (!record_error(container)) return false;
+    p = value_start;
+    depth_ = depth;
+    return skip_value() || push_key(key);
+}
+
+bool reader::step_over(std::size_t index, const char* container, const char* value_start, std::size_t depth) {
+    push_index(index);
+    if (!record_error(container)) return false;
+    p = value_start;
+    depth_ = depth;
+    return skip_value() || push_index(index);
 }
 
 } // namespace forma::json_detail

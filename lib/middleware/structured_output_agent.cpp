@@ -1,5 +1,7 @@
 #include <forma/middleware/structured_output_agent.hpp>
 
+#include "../agent/output_retry.hpp"
+
 #include <forma/model/agent_response_builder.hpp>
 
 namespace forma {
@@ -41,11 +43,13 @@ structured_output_agent::run_core(std::vector<chat_message> messages, std::share
     if (!wants_json(requested))
         co_return co_await inner()->run(std::move(messages), std::move(session), std::move(options));
 
-    options.response_format.reset(); // the inner agent answers in its own way
     chat_options conversion = conversion_options(options_, *requested, options);
+    agent_detail::output_retry retry(options, conversion, options_.max_output_retries);
+    options.response_format.reset(); // the inner agent answers in its own way
+    options.output_validator = {};
     agent_response<> original = co_await inner()->run(std::move(messages), std::move(session), std::move(options));
-    agent_response<> converted =
-        co_await client_.get_response(conversion_request(original.text()), std::move(conversion));
+    agent_response<> converted = co_await agent_detail::get_checked_response(
+        client_, conversion_request(original.text()), std::move(conversion), std::move(retry));
 
     for (auto& message : converted.messages)
         if (message.author_name.empty()) message.author_name = std::string(name());
@@ -64,8 +68,9 @@ namespace {
 /// The inner run's updates first, then the conversion's, as a message of its own.
 class structured_streaming_run final : public update_source {
 public:
-    structured_streaming_run(update_stream inner, chat_client& client, chat_options conversion, std::string author)
-        : inner_(std::move(inner)), client_(client), conversion_(std::move(conversion)),
+    structured_streaming_run(update_stream inner, chat_client& client, chat_options conversion,
+                             agent_detail::output_retry retry, std::string author)
+        : inner_(std::move(inner)), client_(client), conversion_(std::move(conversion)), retry_(std::move(retry)),
           author_(std::move(author)) {}
 
     boost::asio::awaitable<std::optional<agent_response_update>> next() override {
@@ -75,11 +80,11 @@ public:
                 co_return update;
             }
             converting_ = true;
-            converted_.emplace(client_.get_streaming_response(conversion_request(original_.response().text()),
-                                                              std::move(conversion_)));
+            converted_.emplace(agent_detail::get_checked_streaming_response(
+                client_, conversion_request(original_.response().text()), std::move(conversion_), std::move(retry_)));
         }
         auto update = co_await converted_->next();
-        if (update) {
+        if (update && update->role != chat_role::user()) { // not a retry's errors
             if (update->message_id.empty()) update->message_id = message_id_;
             if (update->author_name.empty()) update->author_name = author_;
         }
@@ -90,6 +95,7 @@ private:
     update_stream inner_;
     chat_client& client_;
     chat_options conversion_;
+    agent_detail::output_retry retry_;
     std::string author_;
     agent_response_builder original_;
     bool converting_ = false;
@@ -105,13 +111,15 @@ update_stream structured_output_agent::run_streaming_core(std::vector<chat_messa
     auto requested = options.response_format ? options.response_format : options_.response_format;
     if (!wants_json(requested))
         return inner()->run_streaming(std::move(messages), std::move(session), std::move(options));
-    options.response_format.reset();
     chat_options conversion = conversion_options(options_, *requested, options);
+    agent_detail::output_retry retry(options, conversion, options_.max_output_retries);
+    options.response_format.reset();
+    options.output_validator = {};
     update_stream inner_stream =
         inner()->run_streaming(std::move(messages), std::move(session), std::move(options));
     return update_stream(get_executor(),
                          std::make_unique<structured_streaming_run>(std::move(inner_stream), client_,
-                                                                    std::move(conversion),
+                                                                    std::move(conversion), std::move(retry),
                                                                     std::string(name())));
 }
 

@@ -1,5 +1,6 @@
 #include <forma/model/agent_response.hpp>
 
+#include "joined_response.hpp"
 #include "json_support.hpp"
 
 #include <iterator>
@@ -10,9 +11,11 @@ using namespace model_detail;
 
 namespace {
 
-bool holds_tool_result(const chat_message& message) noexcept {
+// Tool results and a validation retry's errors end a turn: the answer is what comes after.
+bool ends_a_turn(const chat_message& message) noexcept {
     for (const content& c : message.contents)
-        if (std::holds_alternative<function_result_content>(c)) return true;
+        if (std::holds_alternative<function_result_content>(c) || std::holds_alternative<output_errors_content>(c))
+            return true;
     return false;
 }
 
@@ -20,7 +23,7 @@ bool holds_tool_result(const chat_message& message) noexcept {
 
 std::string agent_response<void>::text() const {
     auto answer_start = messages.end();
-    while (answer_start != messages.begin() && !holds_tool_result(*std::prev(answer_start))) --answer_start;
+    while (answer_start != messages.begin() && !ends_a_turn(*std::prev(answer_start))) --answer_start;
     std::string out;
     for (auto it = answer_start; it != messages.end(); ++it) {
         const chat_message& message = *it;
@@ -129,4 +132,24 @@ agent_response<void> tag_invoke(boost::json::value_to_tag<agent_response<void>>,
     return response;
 }
 
+namespace model_detail {
+
+void add_response(agent_response<>& out, agent_response<>&& later) {
+    for (chat_message& m : later.messages) out.messages.push_back(std::move(m));
+    if (!later.response_id.empty()) out.response_id = std::move(later.response_id);
+    if (!later.agent_id.empty()) out.agent_id = std::move(later.agent_id);
+    if (is_known_time(later.created_at) && !is_known_time(out.created_at)) out.created_at = later.created_at;
+    if (later.finish_reason) out.finish_reason = std::move(later.finish_reason);
+    if (later.usage) {
+        if (out.usage)
+            *out.usage += *later.usage;
+        else
+            out.usage = std::move(later.usage);
+    }
+    out.continuation_token = std::move(later.continuation_token);
+    for (auto& property : later.additional_properties) out.additional_properties[property.key()] = property.value();
+    out.raw_representation = std::move(later.raw_representation);
+}
+
+} // namespace model_detail
 } // namespace forma

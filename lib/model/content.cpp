@@ -88,9 +88,9 @@ constexpr std::string_view raw_key = "raw_representation";
 constexpr std::string_view properties_key = "additional_properties";
 
 // The JSON type names, in the variant's order; unknown_content uses its own.
-constexpr std::array<std::string_view, 11> known_types = {
+constexpr std::array<std::string_view, 12> known_types = {
     "text",  "reasoning", "data",   "uri", "function_call", "function_result", "usage",
-    "error", "refusal",   "function_approval_request", "function_approval_response"};
+    "error", "refusal",   "function_approval_request", "function_approval_response", "output_errors"};
 
 template <class Kind>
 constexpr std::string_view type_of() {
@@ -104,6 +104,7 @@ constexpr std::string_view type_of() {
     else if constexpr (std::is_same_v<Kind, refusal_content>) return "refusal";
     else if constexpr (std::is_same_v<Kind, function_approval_request_content>) return "function_approval_request";
     else if constexpr (std::is_same_v<Kind, function_approval_response_content>) return "function_approval_response";
+    else if constexpr (std::is_same_v<Kind, output_errors_content>) return "output_errors";
     else {
         static_assert(std::is_same_v<Kind, error_content>, "unknown_content has no fixed type");
         return "error";
@@ -168,6 +169,7 @@ void write_fields(boost::json::object& o, const function_approval_response_conte
     o["call"] = boost::json::value_from(c.call);
     write_if_not_empty(o, "reason", c.reason);
 }
+void write_fields(boost::json::object& o, const output_errors_content& c) { o["errors"] = write_array(c.errors); }
 void write_fields(boost::json::object& o, const error_content& c) {
     o["message"] = c.message;
     write_if_not_empty(o, "code", c.code);
@@ -232,6 +234,9 @@ usage_content read_fields(const boost::json::object& o, const usage_content*) {
 }
 refusal_content read_fields(const boost::json::object& o, const refusal_content*) {
     return refusal_content(read_string(o, "refusal"));
+}
+output_errors_content read_fields(const boost::json::object& o, const output_errors_content*) {
+    return output_errors_content(read_array<output_error>(o, "errors"));
 }
 error_content read_fields(const boost::json::object& o, const error_content*) {
     return error_content(read_string(o, "message"), read_string(o, "code"), read_string(o, "details"));
@@ -338,6 +343,7 @@ content tag_invoke(boost::json::value_to_tag<content>, const boost::json::value&
     if (type == "refusal") return read_known<refusal_content>(o);
     if (type == "function_approval_request") return read_known<function_approval_request_content>(o);
     if (type == "function_approval_response") return read_known<function_approval_response_content>(o);
+    if (type == "output_errors") return read_known<output_errors_content>(o);
     return read_unknown(o);
 }
 
@@ -359,6 +365,7 @@ FORMA_MODEL_CONTENT_KIND(error_content)
 FORMA_MODEL_CONTENT_KIND(refusal_content)
 FORMA_MODEL_CONTENT_KIND(function_approval_request_content)
 FORMA_MODEL_CONTENT_KIND(function_approval_response_content)
+FORMA_MODEL_CONTENT_KIND(output_errors_content)
 #undef FORMA_MODEL_CONTENT_KIND
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const unknown_content& c) {
@@ -367,6 +374,29 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const unk
 
 unknown_content tag_invoke(boost::json::value_to_tag<unknown_content>, const boost::json::value& json) {
     return read_unknown(expect_object(json, "content"));
+}
+
+void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const output_error& e) {
+    json = boost::json::object{{"path", e.path}, {"reason", e.reason}};
+}
+
+output_error tag_invoke(boost::json::value_to_tag<output_error>, const boost::json::value& json) {
+    const boost::json::object& o = expect_object(json, "output error");
+    return output_error{read_string(o, "path"), read_required_string(o, "reason")};
+}
+
+std::string correction_text(const output_errors_content& c) {
+    std::string out = c.errors.size() == 1 ? "Your answer does not match the requested format:\n"
+                                           : "Your answer does not match the requested format (" +
+                                                 std::to_string(c.errors.size()) + " errors):\n";
+    for (const output_error& e : c.errors) {
+        out += "- at ";
+        out += e.path.empty() ? std::string_view("the top level") : std::string_view(e.path);
+        out += ": ";
+        out += e.reason;
+        out += '\n';
+    }
+    return out + "Answer again with JSON that matches the requested schema, and nothing else.";
 }
 
 } // namespace forma

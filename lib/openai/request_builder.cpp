@@ -132,6 +132,11 @@ void add_message(boost::json::array& out, const chat_message& message) {
             tool_calls.push_back(tool_call(*call));
         } else if (const auto* result = std::get_if<function_result_content>(&c)) {
             results.push_back(result);
+        } else if (const auto* errors = std::get_if<output_errors_content>(&c)) {
+            const std::string correction = correction_text(*errors); // a validation retry's request
+            text += correction;
+            has_text = true;
+            parts.push_back(text_part(correction));
         }
         // Reasoning, usage, errors and unknown kinds are the model's output, not input; approval
         // requests and answers are between the caller and the tool loop, which sends the calls.

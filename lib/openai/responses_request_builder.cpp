@@ -75,6 +75,8 @@ public:
                 {"type", "function_call_output"}, {"call_id", result->call_id}, {"output", detail::result_text(*result)}});
         } else if (const auto* reasoning = std::get_if<text_reasoning_content>(&c)) {
             add_reasoning(*reasoning);
+        } else if (const auto* errors = std::get_if<output_errors_content>(&c)) {
+            add_text(correction_text(*errors)); // a validation retry's request
         }
         // Usage, errors and unknown kinds are output, not input; approvals stay with the tool loop.
     }

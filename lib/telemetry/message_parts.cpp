@@ -45,6 +45,8 @@ std::optional<boost::json::object> part(const content& c) {
             } else if constexpr (std::is_same_v<C, function_approval_response_content>) {
                 return boost::json::object{{"type", "function_approval_response"}, {"id", v.id},
                                            {"approved", v.approved}};
+            } else if constexpr (std::is_same_v<C, output_errors_content>) {
+                return boost::json::object{{"type", "text"}, {"content", correction_text(v)}}; // as the model read it
             } else if constexpr (std::is_same_v<C, error_content>) {
                 return boost::json::object{{"type", "error"}, {"content", v.message}};
             } else if constexpr (std::is_same_v<C, unknown_content>) {

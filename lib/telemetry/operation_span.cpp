@@ -93,6 +93,17 @@ struct operation_span::state {
     std::optional<std::size_t> response_model_at;
     std::optional<std::size_t> error_type_at;
 
+    // A validation retry: an event with the number of errors the answer had.
+    void note_retries(const std::vector<content>& contents) {
+        for (const content& c : contents)
+            if (const auto* errors = std::get_if<output_errors_content>(&c)) {
+                span_event retry{.name = "forma.output.retry", .time = std::chrono::system_clock::now()};
+                set(retry.attributes, "forma.output.retry", static_cast<std::int64_t>(span.events.size() + 1));
+                set(retry.attributes, "forma.output.error_count", static_cast<std::int64_t>(errors->errors.size()));
+                span.events.push_back(std::move(retry));
+            }
+    }
+
     // The metrics refer to the span's attributes: nothing is copied unless an attribute set is new.
     void record_metrics(double duration, const std::optional<usage_details>& counts) {
         std::array<const attribute*, 7> common{};
@@ -225,6 +236,7 @@ void operation_span::add_update(const agent_response_update& update) noexcept {
             it != update.additional_properties.end() && it->value().is_string())
             s.response_model = it->value().as_string();
         if (update.finish_reason) s.finish = update.finish_reason;
+        s.note_retries(update.contents);
         for (const auto& c : update.contents)
             if (const auto* u = std::get_if<usage_content>(&c)) {
                 if (s.usage)
@@ -246,6 +258,7 @@ void operation_span::end(const agent_response<>& response) noexcept {
             it != response.additional_properties.end() && it->value().is_string())
             model = it->value().as_string();
         s->set_response(response.response_id, model, response.finish_reason, response.usage);
+        for (const chat_message& m : response.messages) s->note_retries(m.contents);
         if (s->sensitive)
             s->add(attr::output_messages,
                    boost::json::serialize(detail::output_message_list(response.messages, response.finish_reason)));

@@ -69,6 +69,14 @@ json::object span_object(const span_data& span) {
     json::object status{{"code", static_cast<int>(span.status)}};
     if (!span.status_message.empty()) status["message"] = text(span.status_message);
     out["status"] = std::move(status);
+    if (!span.events.empty()) {
+        json::array events;
+        for (const span_event& e : span.events)
+            events.push_back(json::object{{"timeUnixNano", unix_nanos(e.time)},
+                                          {"name", text(e.name)},
+                                          {"attributes", key_values(e.attributes)}});
+        out["events"] = std::move(events);
+    }
     return out;
 }
 

@@ -2,7 +2,7 @@
 
 #include "approvals.hpp"
 #include "tool_runner.hpp"
-#include "../model/json_support.hpp"
+#include "../model/joined_response.hpp"
 
 #include <forma/model/agent_response_builder.hpp>
 
@@ -117,25 +117,6 @@ private:
     bool last_request_ = false;
 };
 
-// Adds a model call's response to the run's, by the rules by which to_agent_response merges a stream.
-void add_response(agent_response<>& out, agent_response<>&& turn) {
-    for (chat_message& m : turn.messages) out.messages.push_back(std::move(m));
-    if (!turn.response_id.empty()) out.response_id = std::move(turn.response_id);
-    if (!turn.agent_id.empty()) out.agent_id = std::move(turn.agent_id);
-    if (model_detail::is_known_time(turn.created_at) && !model_detail::is_known_time(out.created_at))
-        out.created_at = turn.created_at;
-    if (turn.finish_reason) out.finish_reason = std::move(turn.finish_reason);
-    if (turn.usage) {
-        if (out.usage)
-            *out.usage += *turn.usage;
-        else
-            out.usage = std::move(turn.usage);
-    }
-    out.continuation_token = std::move(turn.continuation_token);
-    for (auto& property : turn.additional_properties) out.additional_properties[property.key()] = property.value();
-    out.raw_representation = std::move(turn.raw_representation);
-}
-
 // A tool message as the update that merges into it.
 agent_response_update tool_update(chat_message message) {
     agent_response_update update(chat_role::tool(), std::move(message.contents));
@@ -158,16 +139,16 @@ boost::asio::awaitable<agent_response<>> function_invoking_chat_client::get_resp
         agent_response<> turn = co_await inner_.get_response(run.conversation(), run.next_request());
         std::vector<function_call_content> calls = calls_in(turn.messages);
         if (calls.empty()) {
-            add_response(out, std::move(turn));
+            model_detail::add_response(out, std::move(turn));
             co_return out;
         }
         if (run.needs_approval(calls)) {
             tools_detail::ask_approval(turn.messages);
-            add_response(out, std::move(turn));
+            model_detail::add_response(out, std::move(turn));
             co_return out;
         }
         run.add_turn(turn.messages);
-        add_response(out, std::move(turn));
+        model_detail::add_response(out, std::move(turn));
         for (chat_message& m : co_await run.run_calls(calls)) out.messages.push_back(std::move(m));
     }
 }

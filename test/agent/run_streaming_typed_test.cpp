@@ -20,7 +20,8 @@ class run_streaming_typed : public ::testing::Test {
 protected:
     boost::asio::io_context io;
     scripted_chat_client client{io.get_executor()};
-    chat_client_agent agent{client, {.name = "extractor"}};
+    // Reading answers is tested here, without validation retries (see output_retry_test).
+    chat_client_agent agent{client, {.name = "extractor", .max_output_retries = 0}};
 
     // The answer streamed in pieces of `size` bytes.
     void script(const std::string& answer, std::size_t size, std::optional<forma::finish_reason> finish = {}) {

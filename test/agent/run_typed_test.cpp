@@ -16,7 +16,8 @@ class run_typed : public ::testing::Test {
 protected:
     boost::asio::io_context io;
     scripted_chat_client client{io.get_executor()};
-    chat_client_agent agent{client, {.name = "extractor", .instructions = "Extract."}};
+    // Reading answers is tested here, without validation retries (see output_retry_test).
+    chat_client_agent agent{client, {.name = "extractor", .instructions = "Extract.", .max_output_retries = 0}};
 
     template <class T>
     forma::agent_response<T> ask(std::string answer) {

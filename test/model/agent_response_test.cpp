@@ -57,6 +57,17 @@ TEST(model_agent_response, text_includes_messages_of_every_role) {
     EXPECT_EQ(r.text(), "q\na");
 }
 
+TEST(model_agent_response, text_starts_after_the_last_tool_result_or_output_errors) {
+    const chat_message rejected = assistant({text_content(R"({"age":"x"})")});
+    const chat_message errors(chat_role::user(), std::vector<content>{output_errors_content(std::vector<output_error>{{"/age", "expected integer"}})});
+    const chat_message call = assistant({function_call_content("c1", "f", {})});
+    const chat_message result(chat_role::tool(), std::vector<content>{function_result_content("c1", "r")});
+    EXPECT_EQ(agent_response<>({rejected, errors, assistant({text_content(R"({"age":3})")})}).text(), R"({"age":3})");
+    EXPECT_EQ(agent_response<>({call, result, rejected, errors, assistant({text_content("b")})}).text(), "b");
+    EXPECT_EQ(agent_response<>({call, result, assistant({text_content("a")})}).text(), "a");
+    EXPECT_EQ(agent_response<>({rejected, errors}).text(), ""); // no answer after the errors yet
+}
+
 TEST(model_agent_response, to_updates_gives_one_update_per_message_then_a_trailer) {
     agent_response<> r({assistant({text_content("a")}), chat_message(chat_role::tool(), "b")});
     r.response_id = "resp_1";

@@ -128,6 +128,24 @@ TEST(model_content_json, error) {
               R"("details":"retry in 2s"})");
 }
 
+TEST(model_content_json, output_errors) {
+    EXPECT_EQ(json_text(content(output_errors_content(std::vector<output_error>{{"/age", "expected integer"}, {"", "missing required member \"name\""}}))),
+              R"({"type":"output_errors","errors":[{"path":"/age","reason":"expected integer"},)"
+              R"({"path":"","reason":"missing required member \"name\""}]})");
+    EXPECT_EQ(content_type(output_errors_content()), "output_errors");
+}
+
+TEST(model_content, the_correction_text_lists_every_error_at_its_pointer) {
+    EXPECT_EQ(correction_text(output_errors_content(std::vector<output_error>{{"/age", "expected integer, got string \"x\""},
+                                                     {"", "missing required member \"name\""}})),
+              "Your answer does not match the requested format (2 errors):\n"
+              "- at /age: expected integer, got string \"x\"\n"
+              "- at the top level: missing required member \"name\"\n"
+              "Answer again with JSON that matches the requested schema, and nothing else.");
+    EXPECT_TRUE(correction_text(output_errors_content(std::vector<output_error>{{"/a", "b"}})).starts_with(
+        "Your answer does not match the requested format:\n- at /a: b\n"));
+}
+
 TEST(model_content_json, refusal) {
     EXPECT_EQ(json_text(content(refusal_content("I can't help with that."))),
               R"({"type":"refusal","refusal":"I can't help with that."})");

@@ -33,6 +33,8 @@ std::vector<content> every_kind() {
     all.emplace_back(error_content("Too many requests", "429", "slow down"));
     all.emplace_back(error_content(""));
     all.emplace_back(refusal_content("I can't help with that."));
+    all.emplace_back(output_errors_content(std::vector<output_error>{{"/age", "expected integer, got string \"x\""}, {"", "invalid JSON"}}));
+    all.emplace_back(output_errors_content());
     unknown_content unknown("image_generation_call", {{"id", "ig_1"}, {"result", "aGk="}});
     unknown.additional_properties["seen"] = true;
     unknown.raw_representation = 17;

@@ -188,6 +188,14 @@ TEST(openai_request, secondary_output_is_not_sent) {
     EXPECT_JSON(build({m}).at("messages"), R"([{"role":"assistant","content":"42"}])");
 }
 
+TEST(openai_request, output_errors_are_sent_as_the_correction_text) {
+    const output_errors_content errors(std::vector<output_error>{{"/age", "expected integer"}});
+    chat_message correction(chat_role::user(), std::vector<content>{errors});
+    EXPECT_JSON(build({correction}).at("messages"),
+                boost::json::serialize(boost::json::array{
+                    boost::json::object{{"role", "user"}, {"content", correction_text(errors)}}}));
+}
+
 TEST(openai_request, a_message_of_only_what_is_not_sent_is_left_out) {
     const function_call_content call("c1", "f", {{"x", 1}});
     const function_approval_request_content asked("c1", call);

@@ -46,6 +46,14 @@ TEST(responses_request_builder, text_messages_become_message_items) {
     EXPECT_FALSE(body.contains("background"));
 }
 
+TEST(responses_request_builder, output_errors_are_sent_as_the_correction_text) {
+    const output_errors_content errors(std::vector<output_error>{{"/age", "expected integer"}});
+    const auto body = build({chat_message(chat_role::assistant(), R"({"age":"x"})"),
+                             chat_message(chat_role::user(), std::vector<content>{errors})});
+    EXPECT_EQ(body.at("input").as_array().at(1),
+              (boost::json::object{{"type", "message"}, {"role", "user"}, {"content", correction_text(errors)}}));
+}
+
 TEST(responses_request_builder, images_and_files_are_content_parts) {
     chat_message m(chat_role::user(),
                    std::vector<content>{text_content("What is this?"), uri_content("https://x.test/cat.png", "image/png"),

@@ -299,6 +299,21 @@ TEST(otlp_json, text_that_is_not_utf8_is_made_valid_not_passed_on) {
     EXPECT_EQ(attributes.at(attributes.size() - 2).at("value").at("stringValue"), "{\"city\":\"Z\uFFFDrich\"}");
 }
 
+TEST(otlp_json, events_follow_the_otlp_json_mapping) {
+    span_data s = sample_span();
+    EXPECT_FALSE(json::parse(otlp_traces_json(std::span(&s, 1), {}))
+                     .at("resourceSpans").at(0).at("scopeSpans").at(0).at("spans").at(0).as_object().contains("events"));
+    s.events.push_back({.name = "forma.output.retry",
+                        .time = s.start_time + std::chrono::milliseconds(100),
+                        .attributes = {{"forma.output.error_count", std::int64_t{3}}}});
+    const json::value doc = json::parse(otlp_traces_json(std::span(&s, 1), {}));
+    const auto& event = doc.at("resourceSpans").at(0).at("scopeSpans").at(0).at("spans").at(0).at("events").at(0);
+    EXPECT_EQ(event.at("name"), "forma.output.retry");
+    EXPECT_EQ(event.at("timeUnixNano"), "1700000000223456789");
+    EXPECT_EQ(event.at("attributes").at(0).at("key"), "forma.output.error_count");
+    EXPECT_EQ(event.at("attributes").at(0).at("value").at("intValue"), "3");
+}
+
 TEST(otlp_json, a_root_span_has_no_parent_id) {
     span_data s = sample_span();
     s.parent_span_id.reset();

@@ -16,6 +16,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/async_result.hpp>
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -54,6 +55,13 @@ public:
     /// telemetry: by default the run's own chat options and response format.
     virtual forma::chat_options effective_chat_options(const agent_run_options& run_options) const;
 
+    /// How many validation retries a run with `run_options` may make (see
+    /// chat_client_agent_options::max_output_retries); 0 for agents that make none.
+    virtual std::size_t max_output_retries(const agent_run_options& run_options) const {
+        (void)run_options;
+        return 0;
+    }
+
     boost::asio::awaitable<agent_response<>> run(std::vector<chat_message> messages,
                                                  std::shared_ptr<agent_session> session = nullptr,
                                                  agent_run_options options = {});
@@ -76,13 +84,15 @@ public:
     /** Runs the agent asking for a `T`: the run's response format becomes T's JSON
         Schema (OpenAI strict dialect; a root that is not an object is wrapped as
         `{"data": ...}`), overriding any other, and the answer is read as a T by
-        agent_response<T>::result().
+        agent_response<T>::result(). An answer that is not a T goes back to the model
+        with every error found, for a corrected one (max_output_retries).
     */
     template <class T>
     boost::asio::awaitable<agent_response<T>> run(std::vector<chat_message> messages,
                                                   std::shared_ptr<agent_session> session = nullptr,
                                                   agent_run_options options = {}) {
         options.response_format = structured_format<T>();
+        options.output_validator = output_validator::for_type<T>();
         agent_response<> response =
             co_await run(std::move(messages), std::move(session), std::move(options));
         co_return agent_response<T>(std::move(response), structured_format_wraps<T>());
@@ -113,8 +123,10 @@ public:
                                               std::shared_ptr<agent_session> session = nullptr,
                                               agent_run_options options = {}) {
         options.response_format = structured_format<T>();
+        options.output_validator = output_validator::for_type<T>();
+        const bool may_retry = max_output_retries(options) > 0;
         return structured_update_stream<T>(run_streaming(std::move(messages), std::move(session), std::move(options)),
-                                           structured_format_wraps<T>());
+                                           structured_format_wraps<T>(), may_retry);
     }
     template <class T>
     structured_update_stream<T> run_streaming(chat_message message, std::shared_ptr<agent_session> session = nullptr,

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <forma/agent/chat_options.hpp>
+#include <forma/agent/output_validator.hpp>
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/response_format.hpp>
 
 #include <boost/json/object.hpp>
 
+#include <cstddef>
 #include <optional>
 
 namespace forma {
@@ -21,6 +23,15 @@ struct agent_run_options {
     /// Chat options for agents that call a chat client; they override the agent's own
     /// (instructions are joined agent-first).
     std::optional<forma::chat_options> chat_options{};
+    /** How many times an answer that breaks its response format is sent back to the
+        model with the errors found, for a corrected one; unset: the agent's default
+        (chat_client_agent_options::max_output_retries, 1). 0 turns retries off.
+    */
+    std::optional<std::size_t> max_output_retries{};
+    /** Checks the answer for a validation retry. run<T> sets T's; unset, a run with a
+        JSON response format is checked against it (output_validator::for_format).
+    */
+    forma::output_validator output_validator{};
     /// Agent-specific options, by name.
     boost::json::object additional_properties{};
 

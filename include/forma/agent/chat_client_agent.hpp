@@ -30,6 +30,13 @@ struct chat_client_agent_options {
     std::vector<function_tool> tools{};
     /// The tool loop's limits, for runs with tools.
     function_invocation_options function_invocation{};
+    /** Validation retries: an answer that breaks the run's JSON response format (for
+        run<T>, one that result() would reject) goes back to the model with every error
+        found, this many times at most; a run's options may say otherwise. The rejected
+        answers stay in the response, each followed by a user message with its
+        output_errors_content. Refusals and answers cut by the token limit are not retried.
+    */
+    std::size_t max_output_retries = 1;
 };
 
 /** The agent over a chat client: sends the session's history and the new
@@ -64,6 +71,10 @@ public:
 
     /// The chat options a run with `run_options` sends: the agent's, the run's on top.
     forma::chat_options effective_chat_options(const agent_run_options& run_options) const override;
+
+    std::size_t max_output_retries(const agent_run_options& run_options) const override {
+        return run_options.max_output_retries.value_or(options_.max_output_retries);
+    }
 
 protected:
     boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,

@@ -62,9 +62,11 @@ private:
         }
 
     next() throws, after the last update, the error result() would: json_error
-    (with the path), refusal_error or output_truncated_error. It throws a
-    json_error as soon as the text cannot become a T. Leaving early destroys the
-    inner stream, which cancels the run.
+    (with the path), refusal_error or output_truncated_error. With validation
+    retries off (max_output_retries = 0) it throws a json_error as soon as the
+    text cannot become a T; otherwise the agent may send the errors back to the
+    model, and a retry (a user update with output_errors_content) starts a new
+    partial. Leaving early destroys the inner stream, which cancels the run.
 
     With tools, each turn of the model after the tools' results is read afresh:
     the snapshot shows the turn being streamed, and the final T is the last
@@ -76,8 +78,10 @@ class structured_update_stream {
 public:
     using executor_type = update_stream::executor_type;
 
-    structured_update_stream(update_stream inner, bool wrapped)
-        : inner_(std::move(inner)), state_(std::make_unique<state>(wrapped)) {}
+    /// `may_retry`: the agent may retry a broken answer, so a text that cannot become a T
+    /// is not an error before the stream ends.
+    structured_update_stream(update_stream inner, bool wrapped, bool may_retry = false)
+        : inner_(std::move(inner)), state_(std::make_unique<state>(wrapped, may_retry)) {}
 
     executor_type get_executor() const noexcept { return inner_.get_executor(); }
 
@@ -86,8 +90,9 @@ public:
         if (state_->finished) co_return std::nullopt;
         std::optional<agent_response_update> update = co_await inner_.next();
         if (update) {
-            // Tool results end a turn: the model's next text is a new answer, read afresh.
-            if (update->role == chat_role::tool()) state_->turn_ended = true;
+            // Tool results and a retry's errors end a turn: the model's next text is a new
+            // answer, read afresh.
+            if (update->role == chat_role::tool() || holds_output_errors(*update)) state_->turn_ended = true;
             // Only the assistant's text is the answer (not reasoning, not refusals).
             if (!update->role || *update->role == chat_role::assistant())
                 for (const auto& content : update->contents)
@@ -95,8 +100,11 @@ public:
                         if (state_->turn_ended) {
                             state_->reader.emplace(state_->wrapped);
                             state_->turn_ended = false;
+                            state_->broken = false;
                         }
-                        if (!state_->reader->feed(text->text)) {
+                        if (state_->broken || state_->reader->feed(text->text)) continue;
+                        state_->broken = true; // the answer is read again whole at the end
+                        if (!state_->may_retry) {
                             state_->finished = true;
                             throw state_->reader->error();
                         }
@@ -122,7 +130,7 @@ private:
         std::string_view text;
         std::string storage;
         if (auto error = detail::structured_output_text(response, text, storage)) std::rethrow_exception(error);
-        auto value = text == state_->reader->text() ? state_->reader->finish()
+        auto value = !state_->broken && text == state_->reader->text() ? state_->reader->finish()
                      : state_->wrapped            ? json_detail::try_read_wrapped<T>(text, {})
                                                   : try_from_json<T>(text);
         if (!value) throw value.error();
@@ -130,9 +138,19 @@ private:
             new agent_response<T>(std::move(response), state_->wrapped, std::move(*value)));
     }
 
+    static bool holds_output_errors(const agent_response_update& update) noexcept {
+        for (const auto& content : update.contents)
+            if (std::holds_alternative<output_errors_content>(content)) return true;
+        return false;
+    }
+
     struct state {
-        explicit state(bool wrapped_answer) : wrapped(wrapped_answer) { reader.emplace(wrapped_answer); }
+        state(bool wrapped_answer, bool retries) : wrapped(wrapped_answer), may_retry(retries) {
+            reader.emplace(wrapped_answer);
+        }
         bool wrapped;
+        bool may_retry;
+        bool broken = false; // this turn's text cannot become a T
         std::optional<partial_reader<T>> reader; // made anew for each turn, in the same place
         agent_response_builder builder;
         bool turn_ended = false;

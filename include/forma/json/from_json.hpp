@@ -6,8 +6,10 @@
 
 #include <boost/system/result.hpp>
 
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace forma {
 
@@ -46,6 +48,28 @@ T from_json(std::string_view json, const parse_options& options = {}) {
     T value{};
     if (!json_detail::read_document(r, value)) throw r.take_error();
     return value;
+}
+
+/** Every error of `json` read as a `T`, in document order, up to `limit`; empty when
+    it reads. For telling a model all that is wrong with its answer at once.
+
+    The first is the error try_from_json gives. Past a value of the wrong type or a
+    broken constraint reading goes on, and each missing required member is listed;
+    a syntax error (invalid JSON, too deep, a duplicate member) ends the list, since
+    nothing after it can be read reliably. Inside a std::variant the alternatives are
+    tried whole: a value no alternative takes is one error.
+*/
+template <class T>
+std::vector<json_error> from_json_errors(std::string_view json, const parse_options& options = {},
+                                         std::size_t limit = 20) {
+    static_assert(std::is_default_constructible_v<T>, "from_json needs a default-constructible T");
+    std::vector<json_error> errors;
+    if (limit == 0) return errors;
+    json_detail::reader r(json, options);
+    r.collect_into(errors, limit);
+    T value{};
+    if (!json_detail::read_document(r, value) && r.has_error()) errors.push_back(r.take_error());
+    return errors;
 }
 
 } // namespace forma

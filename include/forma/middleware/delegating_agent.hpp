@@ -19,6 +19,9 @@ public:
     std::string_view description() const noexcept override { return inner_->description(); }
     std::shared_ptr<agent_session> create_session() const override { return inner_->create_session(); }
     provider_metadata provider() const override { return inner_->provider(); }
+    std::size_t max_output_retries(const agent_run_options& run_options) const override {
+        return inner_->max_output_retries(run_options);
+    }
     forma::chat_options effective_chat_options(const agent_run_options& run_options) const override {
         return inner_->effective_chat_options(run_options);
     }

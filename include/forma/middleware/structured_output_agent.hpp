@@ -3,6 +3,7 @@
 #include <forma/agent/chat_client.hpp>
 #include <forma/middleware/delegating_agent.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace forma {
@@ -27,10 +28,17 @@ public:
         std::optional<forma::response_format> response_format;
         /// Model and sampling options for the conversion request.
         forma::chat_options chat_options;
+        /// Validation retries of the conversion, unless a run's options say otherwise
+        /// (as chat_client_agent_options::max_output_retries).
+        std::size_t max_output_retries = 1;
     };
 
     structured_output_agent(std::shared_ptr<agent> inner, chat_client& client);
     structured_output_agent(std::shared_ptr<agent> inner, chat_client& client, options opts);
+
+    std::size_t max_output_retries(const agent_run_options& run_options) const override {
+        return run_options.max_output_retries.value_or(options_.max_output_retries);
+    }
 
 protected:
     boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,

@@ -45,8 +45,9 @@ public:
         no text. Reasoning and tool activity never appear in it.
 
         A run that called tools holds the model's turns before the answer (its calls,
-        the tools' results, what it said meanwhile): only the messages after the last
-        tool result count, so that text() is the final answer.
+        the tools' results, what it said meanwhile), and a run that retried holds the
+        rejected answers, each followed by its output_errors_content: only the messages
+        after the last tool result or output errors count, so that text() is the final answer.
     */
     std::string text() const;
 

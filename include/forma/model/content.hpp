@@ -221,6 +221,35 @@ struct refusal_content : content_metadata {
     friend bool operator==(const refusal_content&, const refusal_content&) = default;
 };
 
+/// One way an answer breaks the format it was asked for.
+struct output_error {
+    /// JSON Pointer to the offending value in the answer ("" is the whole answer).
+    std::string path;
+    /// What is wrong and what was expected: `expected integer, got string "x"`.
+    std::string reason;
+
+    friend bool operator==(const output_error&, const output_error&) = default;
+};
+
+/** Secondary output: what is wrong with the model's previous answer (the assistant
+    message before it), sent back to the model in a user message so that it can
+    correct itself (a validation retry: see `max_output_retries`). The model is sent
+    correction_text(): every error with its JSON Pointer, and a request to answer
+    again. JSON type "output_errors".
+*/
+struct output_errors_content : content_metadata {
+    output_errors_content() = default;
+    explicit output_errors_content(std::vector<output_error> errors) : errors(std::move(errors)) {}
+
+    std::vector<output_error> errors;
+
+    friend bool operator==(const output_errors_content&, const output_errors_content&) = default;
+};
+
+/// The text the model is sent for `c`: the errors, one per line with its JSON Pointer,
+/// and a request for a corrected answer.
+std::string correction_text(const output_errors_content& c);
+
 /** A kind of content forma does not know, kept so that it survives storage
     and can be handed back to the provider.
 
@@ -244,7 +273,7 @@ struct unknown_content : content_metadata {
 using content = std::variant<text_content, text_reasoning_content, data_content, uri_content,
                              function_call_content, function_result_content, usage_content,
                              error_content, refusal_content, function_approval_request_content,
-                             function_approval_response_content, unknown_content>;
+                             function_approval_response_content, output_errors_content, unknown_content>;
 
 /// The JSON "type" of `c`: "text", "reasoning", ..., or an unknown kind's own name.
 std::string_view content_type(const content& c) noexcept;
@@ -277,6 +306,7 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value&, const error_co
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const refusal_content&);
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const function_approval_request_content&);
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const function_approval_response_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const output_errors_content&);
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const unknown_content&);
 text_content tag_invoke(boost::json::value_to_tag<text_content>, const boost::json::value&);
 text_reasoning_content tag_invoke(boost::json::value_to_tag<text_reasoning_content>,
@@ -294,6 +324,10 @@ function_approval_request_content tag_invoke(boost::json::value_to_tag<function_
                                              const boost::json::value&);
 function_approval_response_content tag_invoke(boost::json::value_to_tag<function_approval_response_content>,
                                               const boost::json::value&);
+output_errors_content tag_invoke(boost::json::value_to_tag<output_errors_content>, const boost::json::value&);
+/// `{"path": ..., "reason": ...}`.
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const output_error&);
+output_error tag_invoke(boost::json::value_to_tag<output_error>, const boost::json::value&);
 /// Reads any content object as unknown, whatever its "type".
 unknown_content tag_invoke(boost::json::value_to_tag<unknown_content>, const boost::json::value&);
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace forma::telemetry {
 
@@ -14,6 +15,15 @@ enum class span_kind : int { internal = 1, server = 2, client = 3, producer = 4,
 
 /// How a span ended; the values are OTLP's `Status.StatusCode` numbers.
 enum class status_code : int { unset = 0, ok = 1, error = 2 };
+
+/// Something that happened at a point of a span (OTLP's `Span.Event`).
+struct span_event {
+    std::string name;
+    std::chrono::system_clock::time_point time{};
+    attribute_list attributes{};
+
+    friend bool operator==(const span_event&, const span_event&) = default;
+};
 
 /// A finished span, as exporters receive it.
 struct span_data {
@@ -28,6 +38,8 @@ struct span_data {
     status_code status = status_code::unset;
     /// Set with status error: what went wrong.
     std::string status_message{};
+    /// In the order they happened; e.g. `forma.output.retry`, one per validation retry.
+    std::vector<span_event> events{};
 
     friend bool operator==(const span_data&, const span_data&) = default;
 };

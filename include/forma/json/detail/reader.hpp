@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -287,6 +288,34 @@ public:
     json_error take_error();
     /// Forgets a recorded error (for trying variant alternatives).
     void clear_error() noexcept;
+    /// Whether an error is recorded (not after collecting stopped at its limit).
+    bool has_error() const noexcept { return !reason_.empty(); }
+
+    /** Collect mode (from_json_errors): errors that leave the JSON readable (a wrong type,
+        a broken constraint, a missing member) go to `sink`, up to `limit` of them, and
+        reading goes on past the value. Syntax errors still end the read.
+    */
+    void collect_into(std::vector<json_error>& sink, std::size_t limit) noexcept {
+        collected_ = &sink;
+        collect_limit_ = limit;
+    }
+    bool collecting() const noexcept { return collected_ != nullptr; }
+    /// Turns collect mode off (variant alternatives are tried whole) and back on.
+    std::vector<json_error>* pause_collecting() noexcept { return std::exchange(collected_, nullptr); }
+    void resume_collecting(std::vector<json_error>* sink) noexcept { collected_ = sink; }
+
+    /** Where a container's reader found that a value failed: adds the value's segment to
+        the error's path. In collect mode, records a readable error (the container opens at
+        `container`) and moves past the value (at `value_start`, read at `depth`): returns
+        true to go on. Otherwise returns false, as the push_ functions do.
+    */
+    [[gnu::cold]] bool step_over(std::string_view key, const char* container, const char* value_start,
+                                 std::size_t depth);
+    [[gnu::cold]] bool step_over(std::size_t index, const char* container, const char* value_start,
+                                 std::size_t depth);
+    /// The error just failed at the container opening at `container`: in collect mode,
+    /// records it (when readable) and returns true; otherwise returns false.
+    [[gnu::cold]] bool record_error(const char* container);
     const std::string& reason() const noexcept { return reason_; }
     std::string relative_path() const;
 
@@ -307,6 +336,9 @@ private:
     std::string reason_;
     std::size_t error_offset_ = json_error::npos;
     std::vector<path_segment> path_; // innermost first
+    bool fatal_ = false;             // the recorded error leaves the JSON unreadable
+    std::vector<json_error>* collected_ = nullptr;
+    std::size_t collect_limit_ = 0;
 };
 
 } // namespace forma::json_detail

@@ -318,17 +318,20 @@ template <class S>
 bool read_sequence(reader& r, S& out) {
     if (*r.p != '[') return r.fail_type("array");
     out.clear();
+    const char* const start = r.p;
     bool empty;
     if (!open_container(r, ']', empty)) return false;
     if (empty) return true;
+    const std::size_t depth = r.depth();
     for (std::size_t i = 0;; ++i) {
         using E = typename S::value_type;
+        const char* const value = r.p;
         if constexpr (std::is_same_v<E, bool>) { // vector<bool> has no bool& to read into
             bool b = false;
-            if (!read_value(r, b)) return r.push_index(i);
+            if (!read_value(r, b) && !r.step_over(i, start, value, depth)) return false;
             out.push_back(b);
         } else {
-            if (!read_value(r, out.emplace_back())) return r.push_index(i);
+            if (!read_value(r, out.emplace_back()) && !r.step_over(i, start, value, depth)) return false;
         }
         bool more = false;
         if (!read_separator(r, ']', more, "expected ',' or ']' after an array element")) return false;
@@ -340,13 +343,16 @@ template <class A>
 bool read_array(reader& r, A& out) {
     constexpr std::size_t n = std::tuple_size_v<A>;
     if (*r.p != '[') return r.fail_type("array");
+    const char* const start = r.p;
     bool empty;
     if (!open_container(r, ']', empty)) return false;
+    const std::size_t depth = r.depth();
     std::size_t i = 0;
     if (!empty) {
         for (;; ++i) {
             if (i == n) return r.fail("expected exactly " + std::to_string(n) + " items, got more");
-            if (!read_value(r, out[i])) return r.push_index(i);
+            const char* const value = r.p;
+            if (!read_value(r, out[i]) && !r.step_over(i, start, value, depth)) return false;
             bool more = false;
             if (!read_separator(r, ']', more, "expected ',' or ']' after an array element"))
                 return false;
@@ -417,9 +423,11 @@ bool read_map(reader& r, M& out) {
     if (*r.p == '[') return read_map_pairs(r, out);
     if (*r.p != '{') return r.fail_type("object");
     out.clear();
+    const char* const start = r.p;
     bool empty;
     if (!open_container(r, '}', empty)) return false;
     if (empty) return true;
+    const std::size_t depth = r.depth();
     for (;;) {
         if (r.p == r.end || *r.p != '"') return r.fail_syntax("expected a member name in double quotes");
         std::string key;
@@ -428,7 +436,8 @@ bool read_map(reader& r, M& out) {
         r.skip_whitespace();
         auto [it, inserted] = out.try_emplace(std::move(key));
         if (!inserted) return r.fail_duplicate(it->first);
-        if (!read_value(r, it->second)) return r.push_key(it->first);
+        const char* const value = r.p;
+        if (!read_value(r, it->second) && !r.step_over(it->first, start, value, depth)) return false;
         bool more = false;
         if (!read_separator(r, '}', more, "expected ',' or '}' after a member value")) return false;
         if (!more) return true;
@@ -463,6 +472,8 @@ bool read_variant(reader& r, V& out) {
             r.set_depth(depth);
         });
     };
+    // Alternatives are tried whole: errors inside one that fails are not the value's.
+    std::vector<json_error>* const collecting = r.pause_collecting();
     // An alternative that has every member of the value wins, as the schema's closed
     // objects say: {"x":1,"y":2,"z":3} is a point3, not a point2 that skips "z".
     if (!r.rejects_unknown_members()) {
@@ -472,6 +483,7 @@ bool read_variant(reader& r, V& out) {
         reasons.clear();
     }
     if (!done) try_alternatives();
+    r.resume_collecting(collecting);
     if (done) return true;
     if (!any_accepting) return r.fail_type(kind_name<V>());
     return r.fail("matches none of the alternatives (" + reasons + ")");
@@ -550,8 +562,10 @@ struct struct_reader {
 
     static bool read(reader& r, T& obj) {
         if (*r.p != '{') return r.fail_type("object");
+        const char* const start = r.p;
         bool empty;
         if (!open_container(r, '}', empty)) return false;
+        const std::size_t depth = r.depth();
         seen_set<size> seen{};
         if (!empty) {
             // Made only when an unknown member shows up: a std::optional<key_set> here
@@ -566,14 +580,16 @@ struct struct_reader {
                 if (i < size) {
                     if (test(seen, i)) return r.fail_duplicate(key);
                     set(seen, i);
+                    const char* const value = r.p;
                     bool ok = false;
                     if constexpr (size > 0) // mp_with_index<0> does not compile: empty structs
                         ok = boost::mp11::mp_with_index<size>(
                             i, [&](auto I) { return read_member<I>(r, obj); });
-                    if (!ok) return r.push_key(names[i]);
+                    if (!ok && !r.step_over(names[i], start, value, depth)) return false;
                     next = i + 1;
                 } else {
-                    if (r.rejects_unknown_members()) return r.fail_unknown(key);
+                    if (r.rejects_unknown_members() && (r.fail_unknown(key), !r.record_error(start)))
+                        return false;
                     if (!unknown) unknown = std::make_unique<key_set>();
                     if (!unknown->insert(key)) return r.fail_duplicate(key);
                     const std::string saved = from_scratch ? std::string(key) : std::string();
@@ -586,8 +602,9 @@ struct struct_reader {
         if constexpr (size > 0) {
             if (!has_all_required(seen))
                 for (std::size_t i = 0; i < size; ++i)
-                    if (required[i] && !test(seen, i))
-                        return r.fail("missing required member \"" + std::string(names[i]) + "\"");
+                    if (required[i] && !test(seen, i) &&
+                        (r.fail("missing required member \"" + std::string(names[i]) + "\""), !r.record_error(start)))
+                        return false;
         }
         return true;
     }

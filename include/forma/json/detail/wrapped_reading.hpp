@@ -6,6 +6,7 @@
 #include <boost/system/result.hpp>
 
 #include <string_view>
+#include <vector>
 
 namespace forma::json_detail {
 
@@ -22,6 +23,14 @@ boost::system::result<T, json_error> try_read_wrapped(std::string_view text, con
     if (wrapped) return std::move(wrapped->data);
     if (!wrapped.error().path().empty()) return wrapped.error(); // inside "data": report it
     return try_from_json<T>(text, options);
+}
+
+/// from_json_errors of try_read_wrapped: errors inside "data" when it is there, else of the text as a T.
+template <class T>
+std::vector<json_error> wrapped_errors(std::string_view text, const parse_options& options) {
+    std::vector<json_error> errors = from_json_errors<data_wrapper<T>>(text, options);
+    if (errors.empty() || !errors.front().path().empty()) return errors;
+    return from_json_errors<T>(text, options);
 }
 
 } // namespace forma::json_detail
