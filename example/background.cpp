@@ -3,8 +3,9 @@
 // background run whose connection drops and resumes from the last token, losing nothing.
 //
 // Runs against the OpenAI service when OPENAI_API_KEY is set (OPENAI_MODEL, default
-// gpt-4o-mini), and otherwise against forma's local model server, whose background runs
-// take a moment and whose streams drop after a few events.
+// gpt-4o-mini; OPENAI_BASE_URL for another server with the Responses API's background runs),
+// and otherwise against forma's local model server, whose background runs take a moment and
+// whose streams drop after a few events.
 #include "example_support.hpp"
 
 #include <forma/forma.hpp>

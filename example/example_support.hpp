@@ -2,11 +2,12 @@
 // What forma's examples share, so that each of them shows only its own point: a model to
 // talk to, and a bounded way to run a coroutine. Not part of forma's API.
 //
-// With OPENAI_API_KEY set, the examples talk to the OpenAI-compatible service at
-// OPENAI_BASE_URL (default https://api.openai.com/v1) with OPENAI_MODEL (default
-// gpt-4o-mini). Without it they start forma::testing::model_server in this process, over
-// TLS on loopback, whose answers are generated from the requested JSON Schema (strings
-// taken from the prompt's words) or, for text, echo the prompt: every example runs offline.
+// With OPENAI_API_KEY or OPENAI_BASE_URL set, the examples talk to the OpenAI-compatible
+// service at OPENAI_BASE_URL (default https://api.openai.com/v1) with OPENAI_MODEL (default
+// gpt-4o-mini), sending the key when there is one (a local server such as Ollama needs none).
+// Without either they start forma::testing::model_server in this process, over TLS on
+// loopback, whose answers are generated from the requested JSON Schema (strings and numbers
+// taken from the prompt) or, for text, echo the prompt: every example runs offline.
 
 #include <forma/openai.hpp>
 #include <forma/testing/model_server.hpp>
@@ -14,12 +15,16 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -32,6 +37,42 @@ inline std::string environment(const char* name, std::string fallback = {}) {
     return value && *value ? std::string(value) : std::move(fallback);
 }
 
+/// Whether the environment names a real model service: OPENAI_API_KEY or OPENAI_BASE_URL set.
+inline bool real_service_configured() {
+    return !environment("OPENAI_API_KEY").empty() || !environment("OPENAI_BASE_URL").empty();
+}
+
+/// Writes `v` for people: an object or array on one line when it fits in about 90 columns
+/// (compact, as Boost.JSON 1.81 writes it), else a member or element per line, indented by two.
+inline void print_json(std::ostream& out, const boost::json::value& v, int indent = 0) {
+    const std::string compact = boost::json::serialize(v);
+    if (indent > 0 && static_cast<int>(compact.size()) + indent <= 90) {
+        out << compact;
+        return;
+    }
+    const std::string inner(static_cast<std::size_t>(indent + 2), ' ');
+    const std::string outer(static_cast<std::size_t>(indent), ' ');
+    if (const auto* object = v.if_object(); object && !object->empty()) {
+        out << "{\n";
+        bool first = true;
+        for (const auto& [key, member] : *object) {
+            out << (first ? "" : ",\n") << inner << boost::json::serialize(boost::json::string_view(key)) << ": ";
+            print_json(out, member, indent + 2);
+            first = false;
+        }
+        out << '\n' << outer << '}';
+    } else if (const auto* array = v.if_array(); array && !array->empty()) {
+        out << "[\n";
+        for (std::size_t i = 0; i < array->size(); ++i) {
+            out << (i ? ",\n" : "") << inner;
+            print_json(out, (*array)[i], indent + 2);
+        }
+        out << '\n' << outer << ']';
+    } else {
+        out << compact;
+    }
+}
+
 /** The model the examples talk to: a chat client for the real service, or for a local
     model server started here (the constructor says which, in one line).
 */
@@ -42,7 +83,8 @@ public:
         : local_server_(start_local_server(io, std::move(local_options))),
           client_(io.get_executor(), client_options()) {
         if (local_server_)
-            std::cout << "No OPENAI_API_KEY set: using forma's local model server at " << local_server_->base_url()
+            std::cout << "No OPENAI_API_KEY or OPENAI_BASE_URL set: using forma's local model server at "
+                      << local_server_->base_url()
                       << " (answers generated from the schema, not a real model)\n";
         else
             std::cout << "Using " << client_.options().model << " at " << client_.options().base_url << '\n';
@@ -50,6 +92,8 @@ public:
 
     forma::openai::chat_client& client() noexcept { return client_; }
     bool is_local() const noexcept { return local_server_ != nullptr; }
+    /// The local model server (its record of requests, its scripted replies); null for a real service.
+    forma::testing::model_server* local_server() noexcept { return local_server_.get(); }
 
     /// How to reach the model: for another client of the same service (a responses_client).
     forma::openai::client_options client_options() const {
@@ -66,7 +110,7 @@ public:
 private:
     static std::unique_ptr<forma::testing::model_server>
     start_local_server(boost::asio::io_context& io, forma::testing::model_server_options options) {
-        if (!environment("OPENAI_API_KEY").empty()) return nullptr;
+        if (real_service_configured()) return nullptr;
         return std::make_unique<forma::testing::model_server>(io.get_executor(), std::move(options));
     }
 

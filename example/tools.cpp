@@ -1,9 +1,9 @@
 // Tools: the model calls C++ functions; one of them books a hotel and waits for your approval;
 // the final answer is a typed struct.
 //
-// Runs against the OpenAI-compatible service when OPENAI_API_KEY is set, and otherwise against
-// forma's local model server, which calls both tools at once with arguments made from their
-// schemas, then answers in the response format.
+// Runs against the OpenAI-compatible service when OPENAI_API_KEY or OPENAI_BASE_URL is set, and
+// otherwise against forma's local model server, which calls both tools at once with arguments
+// made from their schemas, then answers in the response format.
 #include "example_support.hpp"
 
 #include <forma/forma.hpp>

@@ -1,5 +1,5 @@
-# Runs an example with OPENAI_API_KEY unset, so that it uses the local model server, and checks
-# what it prints:
+# Runs an example with OPENAI_API_KEY and OPENAI_BASE_URL unset, so that it uses the local model
+# server, and checks what it prints:
 #
 #   cmake -DPROGRAM=<exe> [-DARGS=<arg;...>] -DEXPECTED=<file> [-DEXPECT_FAILURE=ON] -P check_output.cmake
 #
@@ -10,6 +10,7 @@
 cmake_minimum_required(VERSION 3.25)
 
 unset(ENV{OPENAI_API_KEY})
+unset(ENV{OPENAI_BASE_URL})
 execute_process(COMMAND ${PROGRAM} ${ARGS}
                 RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output TIMEOUT 90)
 message("${output}")

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace forma::testing {
@@ -291,10 +292,150 @@ std::optional<std::size_t> array_index(std::string_view token) {
     return i;
 }
 
+// ---- what the prompt offers: phrases for strings, numbers for numbers -------------------
+
+// Words that make no value on their own: a plain string is never one of them, and they end a phrase.
+constexpr std::string_view stop_words[] = {
+    "a", "an", "the", "and", "or", "but", "nor", "so", "yet", "of", "in", "on", "at", "to", "from", "for",
+    "with", "by", "as", "into", "onto", "about", "over", "under", "after", "before", "between", "through",
+    "during", "without", "within", "upon", "via", "per", "than", "then", "is", "are", "was", "were", "be",
+    "been", "being", "am", "do", "does", "did", "has", "have", "had", "would", "shall", "should", "could",
+    "might", "i", "me", "my", "you", "your", "he", "him", "his", "she", "her", "it", "its", "we", "us", "our",
+    "they", "them", "their", "this", "that", "these", "those", "who", "whom", "whose", "which", "what",
+    "when", "where", "why", "how", "there", "here", "not", "no", "yes", "if", "also", "just", "very", "too",
+    "all", "any", "some", "each", "every", "both", "only", "please", "it's", "i'm", "he's", "she's",
+    "that's", "there's", "let's", "don't"};
+
+// Words a phrase may hold: capitalised ones (a name, "John Smith") or lowercase ones ("software engineer").
+constexpr std::size_t max_capitalised_phrase = 4;
+constexpr std::size_t max_lowercase_phrase = 3;
+
+bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether a word starts with a capital letter: ASCII, or Latin-1's in UTF-8 (U+00C0 to U+00DE but U+00D7).
+bool is_capitalised(std::string_view w) {
+    if (w.empty()) return false;
+    const auto c = static_cast<unsigned char>(w[0]);
+    if (c >= 'A' && c <= 'Z') return true;
+    if (c != 0xC3 || w.size() < 2) return false;
+    const auto d = static_cast<unsigned char>(w[1]);
+    return d >= 0x80 && d <= 0x9E && d != 0x97;
+}
+
+struct phrase {
+    std::string text;
+    std::size_t end = 0; // the offset in the prompt just past it
+};
+
+/* The phrases of `prompt`, in order: a run of capitalised words (at most four) or of lowercase
+   words (at most three), with nothing but spaces or tabs between them, is one phrase ("John
+   Smith", "software engineer"). Words are runs of letters, digits and UTF-8 sequences, joined
+   through inner hyphens and apostrophes ("35-year-old", "O'Brien"). A word holding a digit
+   ("35-year-old", "3rd") or a stop word ("is", "the") is no phrase and ends one. */
+std::vector<phrase> phrases_of(std::string_view prompt) {
+    struct token {
+        std::string_view text;
+        std::size_t offset = 0;
+        bool eligible = false;
+        bool capitalised = false;
+        bool joined_to_next = false; // only spaces or tabs lie between it and the next token
+    };
+    std::vector<token> tokens;
+    for (std::size_t i = 0; i < prompt.size();) {
+        if (!is_word_byte(static_cast<unsigned char>(prompt[i]))) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < prompt.size()) {
+            if (is_word_byte(static_cast<unsigned char>(prompt[j]))) ++j;
+            else if ((prompt[j] == '-' || prompt[j] == '\'') && j + 1 < prompt.size() &&
+                     is_word_byte(static_cast<unsigned char>(prompt[j + 1])))
+                j += 2;
+            else
+                break;
+        }
+        token t{prompt.substr(i, j - i), i};
+        const bool has_digit = std::any_of(t.text.begin(), t.text.end(), is_ascii_digit);
+        const std::string lower = ascii_lower(std::string(t.text));
+        const bool stop = std::find(std::begin(stop_words), std::end(stop_words), lower) != std::end(stop_words);
+        t.eligible = !has_digit && !stop && json_detail::count_code_points(t.text) > 0;
+        t.capitalised = is_capitalised(t.text);
+        std::size_t k = j;
+        while (k < prompt.size() && (prompt[k] == ' ' || prompt[k] == '\t')) ++k;
+        t.joined_to_next = k > j && k < prompt.size() && is_word_byte(static_cast<unsigned char>(prompt[k]));
+        tokens.push_back(t);
+        i = j;
+    }
+    std::vector<phrase> phrases;
+    for (std::size_t i = 0; i < tokens.size();) {
+        if (!tokens[i].eligible) {
+            ++i;
+            continue;
+        }
+        const bool capitalised = tokens[i].capitalised;
+        const std::size_t most = capitalised ? max_capitalised_phrase : max_lowercase_phrase;
+        std::string text(tokens[i].text);
+        std::size_t j = i + 1;
+        for (; j < tokens.size() && j - i < most && tokens[j - 1].joined_to_next && tokens[j].eligible &&
+               tokens[j].capitalised == capitalised;
+             ++j)
+            (text += ' ') += tokens[j].text;
+        phrases.push_back({std::move(text), tokens[j - 1].offset + tokens[j - 1].text.size()});
+        i = j;
+    }
+    return phrases;
+}
+
+// The prompt numbers a value may take: each number value looks at them all.
+constexpr std::size_t max_prompt_numbers = 64;
+
+/* The first max_prompt_numbers numbers `prompt` states, in order: runs of ASCII digits with an
+   optional fraction ("2.5") and thousands separators ("1,000"), negative after a "-" that starts
+   a word ("-3"), but not a run inside an identifier ("x86", "B12"). */
+std::vector<double> numbers_of(std::string_view prompt) {
+    std::vector<double> out;
+    const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    for (std::size_t i = 0; i < prompt.size() && out.size() < max_prompt_numbers;) {
+        if (!is_ascii_digit(prompt[i])) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        std::string digits;
+        while (j < prompt.size()) {
+            if (is_ascii_digit(prompt[j])) {
+                digits += prompt[j++];
+            } else if (prompt[j] == ',' && j + 3 < prompt.size() && is_ascii_digit(prompt[j + 1]) &&
+                       is_ascii_digit(prompt[j + 2]) && is_ascii_digit(prompt[j + 3]) &&
+                       (j + 4 == prompt.size() || !is_ascii_digit(prompt[j + 4]))) {
+                ++j; // a thousands separator
+            } else {
+                break;
+            }
+        }
+        if (j + 1 < prompt.size() && prompt[j] == '.' && is_ascii_digit(prompt[j + 1])) {
+            digits += prompt[j++];
+            while (j < prompt.size() && is_ascii_digit(prompt[j])) digits += prompt[j++];
+        }
+        const bool in_identifier = i > 0 && (is_letter(prompt[i - 1]) || prompt[i - 1] == '_');
+        const bool negative = i > 0 && prompt[i - 1] == '-' &&
+                              (i == 1 || prompt[i - 2] == ' ' || prompt[i - 2] == '\t' || prompt[i - 2] == '\n' ||
+                               prompt[i - 2] == '(');
+        double x = 0;
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), x);
+        if (!in_identifier && ec == std::errc() && end == digits.data() + digits.size() && std::isfinite(x))
+            out.push_back(negative ? -x : x);
+        i = j;
+    }
+    return out;
+}
+
 class generator {
 public:
     generator(const json::object& root, std::string_view prompt, std::uint64_t seed)
         : root_(root), rng_(seed) {
+        std::vector<std::size_t> word_offsets;
         for (std::size_t i = 0; i < prompt.size();) {
             if (!is_word_byte(static_cast<unsigned char>(prompt[i]))) {
                 ++i;
@@ -304,11 +445,25 @@ public:
             while (j < prompt.size() && is_word_byte(static_cast<unsigned char>(prompt[j]))) ++j;
             // A word of stray continuation bytes has no code points: it could not pad a string.
             const std::string_view word = prompt.substr(i, j - i);
-            if (json_detail::count_code_points(word) > 0) words_.emplace_back(word);
+            if (json_detail::count_code_points(word) > 0) {
+                words_.emplace_back(word);
+                word_offsets.push_back(i);
+            }
             i = j;
         }
         if (words_.empty()) words_ = {"forma"}; // an empty prompt still gives strings
         next_word_ = static_cast<std::size_t>(seed % words_.size());
+        // Each phrase with the word that follows it, which pads a string too short.
+        for (phrase& p : phrases_of(prompt)) {
+            const auto after = std::lower_bound(word_offsets.begin(), word_offsets.end(), p.end);
+            const auto next = static_cast<std::size_t>(after - word_offsets.begin()) % words_.size();
+            phrases_.push_back({std::move(p.text), next});
+        }
+        if (phrases_.empty()) // a prompt of stop words and numbers only: its words
+            for (std::size_t i = 0; i < words_.size(); ++i) phrases_.push_back({words_[i], (i + 1) % words_.size()});
+        next_phrase_ = static_cast<std::size_t>(seed % phrases_.size());
+        numbers_ = numbers_of(prompt);
+        number_used_.assign(numbers_.size(), false);
     }
 
     json::value make(const json::value& schema, int depth, const std::string& path) {
@@ -364,6 +519,39 @@ private:
         std::string w = words_[next_word_];
         next_word_ = (next_word_ + 1) % words_.size();
         return w;
+    }
+
+    // The next phrase; the word cursor moves past it, so that padding and the next
+    // single-word string go on from there.
+    std::string next_phrase() {
+        const auto& [text, next_word] = phrases_[next_phrase_];
+        next_phrase_ = (next_phrase_ + 1) % phrases_.size();
+        next_word_ = next_word;
+        return text;
+    }
+
+    // An index in [a, b] near the middle: within a twentieth of the span of it, by the seed.
+    double near_middle(double a, double b) {
+        const double mid = a + std::floor((b - a) / 2);
+        const double w = std::min(std::floor((b - a) / 20), 1e6);
+        const double x = mid - w + static_cast<double>(pick(static_cast<std::size_t>(2 * w) + 1));
+        return std::clamp(x, a, b);
+    }
+
+    // The first number the prompt states that no other value took and that is valid here.
+    std::optional<json::value> prompt_number(double lo, bool lo_open, double hi, bool hi_open, double step,
+                                             bool integer) {
+        for (std::size_t i = 0; i < numbers_.size(); ++i) {
+            const double x = numbers_[i];
+            if (number_used_[i] || (integer && std::floor(x) != x)) continue;
+            if (lo_open ? x <= lo : x < lo) continue;
+            if (hi_open ? x >= hi : x > hi) continue;
+            if (step > 0 && std::floor(x / step) != x / step) continue;
+            number_used_[i] = true;
+            if (std::floor(x) == x) return integral_number(x);
+            return json::value(x);
+        }
+        return std::nullopt;
     }
 
     const json::value& resolve(const json::value& ref, const std::string& path) {
@@ -423,8 +611,24 @@ private:
         return false;
     }
 
+    // One of `n` alternatives, by the seed; where some are null (a nullable value), a null one
+    // only one time in four, so that optional values are mostly there, as a model fills them.
+    template <class IsNull>
+    std::size_t pick_alternative(std::size_t n, IsNull is_null) {
+        std::vector<std::size_t> present;
+        std::optional<std::size_t> null_index;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!is_null(i)) present.push_back(i);
+            else if (!null_index) null_index = i;
+        }
+        if (!null_index || present.empty()) return pick(n);
+        if (pick(4) == 0) return *null_index;
+        return present[pick(present.size())];
+    }
+
     std::size_t choose_branch(const json::array& branches, int depth) {
-        if (depth < shallow_depth) return pick(branches.size());
+        if (depth < shallow_depth)
+            return pick_alternative(branches.size(), [&](std::size_t i) { return is_null_schema(branches[i]); });
         // Deep enough: end the recursion with null, else with a branch that cannot recurse.
         for (std::size_t i = 0; i < branches.size(); ++i)
             if (is_null_schema(branches[i])) return i;
@@ -453,7 +657,8 @@ private:
             if (depth >= shallow_depth)
                 for (const auto& n : *names)
                     if (n.as_string() == "null") return "null";
-            return std::string((*names)[pick(names->size())].as_string());
+            const auto chosen = pick_alternative(names->size(), [&](std::size_t i) { return (*names)[i] == "null"; });
+            return std::string((*names)[chosen].as_string());
         }
         throw schema_error("make_instance: \"type\" must be a string or a non-empty array at " + where(path));
     }
@@ -494,10 +699,24 @@ private:
             return schema_error("make_instance: no " + std::string(integer ? "integer" : "number") +
                                 " lies within the bounds at " + where(path));
         };
-        // An unbounded side gets a range of 100 next to the other bound (or around 0..100).
-        if (std::isinf(lo) && std::isinf(hi)) lo = 0, hi = 100;
-        else if (std::isinf(lo)) lo = std::min(0.0, hi - 100);
-        else if (std::isinf(hi)) hi = std::max(100.0, lo + 100);
+        // A number the prompt states, where one fits.
+        if (auto stated = prompt_number(lo, lo_open, hi, hi_open, step, integer)) return std::move(*stated);
+        // Else one near the middle of the range. An unbounded side makes the range a small one
+        // (20 wide, or two steps of "multipleOf" if wider): [0, 20] where the bounds allow it,
+        // else the 20 next to the bound.
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        double window = std::max(20.0, 2 * step);
+        if (!std::isfinite(window)) window = step;
+        if (lo == -inf && hi == inf) {
+            lo = 0, hi = window;
+        } else if (lo == -inf) {
+            if (hi <= 0) lo = hi - window;
+            else if (hi > window) lo = 0, hi = window, hi_open = false;
+            else lo = 0;
+        } else if (hi == inf) {
+            if (lo >= 0) hi = lo + window;
+            else lo = 0, hi = window, lo_open = false;
+        }
         if (step > 0) {
             // Multiples of `step` inside the range: k in [k_lo, k_hi].
             double k_lo = std::ceil(lo / step), k_hi = std::floor(hi / step);
@@ -507,9 +726,7 @@ private:
             if (!std::isfinite(k_lo) || !std::isfinite(k_hi))
                 throw schema_error("make_instance: the range is too wide for \"multipleOf\" at " +
                                    where(path));
-            const double span = std::min(k_hi - k_lo, 1e6);
-            const double k = k_lo + static_cast<double>(pick(static_cast<std::size_t>(span) + 1));
-            const double x = k * step;
+            const double x = near_middle(k_lo, k_hi) * step;
             if (integer || std::floor(x) == x) return integral_number(x);
             return x;
         }
@@ -520,8 +737,7 @@ private:
             if (lo_open && a / denom <= lo) a += 1;
             if (hi_open && b / denom >= hi) b -= 1;
             if (a > b || !std::isfinite(a) || !std::isfinite(b)) continue;
-            const double span = std::min(b - a, 1e6);
-            const double x = (a + static_cast<double>(pick(static_cast<std::size_t>(span) + 1))) / denom;
+            const double x = near_middle(a, b) / denom;
             if (std::floor(x) == x) return integral_number(x);
             return x;
         }
@@ -601,8 +817,8 @@ private:
             if (n > max_len) v = take_code_points(v, max_len);
             return v;
         };
+        if (!pattern) return fit_length(next_phrase());
         const std::string first = next_word();
-        if (!pattern) return fit_length(first);
 
         for (std::size_t k = 0; k < std::min(words_.size(), max_words_per_pattern) && searchable(*pattern); ++k) {
             const std::string& w = k == 0 ? first : words_[(next_word_ + k - 1) % words_.size()];
@@ -742,6 +958,10 @@ private:
     std::optional<json::value> root_copy_; // `$ref` pointers resolve against a value
     std::vector<std::string> words_;
     std::size_t next_word_ = 0;
+    std::vector<std::pair<std::string, std::size_t>> phrases_; // see phrases_of, and the word after each
+    std::size_t next_phrase_ = 0;
+    std::vector<double> numbers_; // see numbers_of
+    std::vector<bool> number_used_;
     std::uint64_t rng_;
     std::size_t spent_ = 0; // see spend()
     std::unordered_map<std::string, pattern_state> patterns_; // by source

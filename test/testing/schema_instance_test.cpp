@@ -21,7 +21,8 @@ using forma::testing::make_instance;
 
 json::object schema(std::string_view text) { return json::parse(text).as_object(); }
 
-json::value make(std::string_view schema_text, std::string_view prompt = "alpha beta gamma",
+// Commas keep the words apart: each is a phrase of its own (see plain_strings_are_the_prompts_phrases).
+json::value make(std::string_view schema_text, std::string_view prompt = "alpha, beta, gamma",
                  std::uint64_t seed = 0) {
     return make_instance(schema(schema_text), prompt, seed);
 }
@@ -42,8 +43,8 @@ TEST(make_instance, strings_are_prompt_words_in_turn_and_cycle) {
 
 TEST(make_instance, the_seed_picks_the_first_word_and_is_deterministic) {
     const auto s = R"({"type":"string"})";
-    EXPECT_EQ(make(s, "alpha beta gamma", 1), "beta");
-    EXPECT_EQ(make(s, "alpha beta gamma", 5), "gamma");
+    EXPECT_EQ(make(s, "alpha, beta, gamma", 1), "beta");
+    EXPECT_EQ(make(s, "alpha, beta, gamma", 5), "gamma");
     EXPECT_EQ(make(R"({"type":"array","items":{"type":"integer"}})", "x", 42),
               make(R"({"type":"array","items":{"type":"integer"}})", "x", 42));
 }
@@ -95,7 +96,7 @@ TEST(make_instance, an_empty_numeric_range_is_a_schema_error) {
 }
 
 TEST(make_instance, string_lengths_pad_and_cut_by_code_points) {
-    EXPECT_EQ(make(R"({"type":"string","minLength":8})", "ab cd"), "abcdabcd");
+    EXPECT_EQ(make(R"({"type":"string","minLength":8})", "ab, cd"), "abcdabcd");
     EXPECT_EQ(make(R"({"type":"string","maxLength":2})", "éléphant"), "él");
 }
 
@@ -316,6 +317,122 @@ TEST(make_instance, prompt_words_of_stray_continuation_bytes_are_skipped) {
     // Such a word has no code points: padding with it to a minLength never ended.
     EXPECT_EQ(make(R"({"type":"string","minLength":3})", "\x80\x80 \xbf"), "forma");
     EXPECT_EQ(make(R"({"type":"string","minLength":3})", "\x80 ab"), "abab");
+}
+
+// ---- plausible values: phrases and numbers from the prompt -------------------------------
+
+constexpr std::string_view person_schema = R"({"type":"object",
+    "properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0,"maximum":150},
+                  "occupation":{"anyOf":[{"type":"string"},{"type":"null"}]}},
+    "required":["name","age","occupation"],"additionalProperties":false})";
+
+TEST(make_instance, a_person_from_the_prompt_reads_like_one) {
+    // The quickstart's prompt and schema: names kept together, stop words and "35-year-old"
+    // left out of strings, the age the prompt states.
+    const auto v = make(person_schema, "John Smith is a 35-year-old software engineer from Boston.");
+    EXPECT_EQ(v.at("name"), "John Smith");
+    EXPECT_EQ(v.at("age"), 35);
+    EXPECT_TRUE(v.at("occupation") == "software engineer" || v.at("occupation").is_null()) << v;
+    EXPECT_EQ(make(person_schema, "John Smith is a 35-year-old software engineer from Boston.", 1).at("name"),
+              "software engineer");
+}
+
+TEST(make_instance, plain_strings_are_the_prompts_phrases) {
+    const auto strings = [](std::string_view prompt, std::size_t n) {
+        return json::serialize(make_instance(
+            json::object{{"type", "array"}, {"items", json::object{{"type", "string"}}}, {"minItems", n}}, prompt));
+    };
+    // Capitalised words together (at most four), lowercase words together (at most three).
+    EXPECT_EQ(strings("Mary Ann Lee Jones Smith met the big red shiny bus", 4),
+              R"(["Mary Ann Lee Jones","Smith","met","big red shiny"])");
+    // Punctuation and line breaks end a phrase; spaces and tabs do not; a change of case does.
+    EXPECT_EQ(strings("Oslo, Norway\nAda  Lovelace\tByron wrote notes", 4),
+              R"(["Oslo","Norway","Ada Lovelace Byron","wrote notes"])");
+    // Inner hyphens and apostrophes join a word; words holding digits and stop words are none.
+    EXPECT_EQ(strings("It is the e-mail of O'Brien, sent at 9am in 2024-05", 2), R"(["e-mail","O'Brien"])");
+    // Latin-1 capitals in UTF-8 count as capitals.
+    EXPECT_EQ(strings("Émile Zola and Zoë", 2), R"(["Émile Zola","Zoë"])");
+    // A prompt of stop words and numbers only: its words.
+    EXPECT_EQ(strings("it is 42", 3), R"(["it","is","42"])");
+}
+
+TEST(make_instance, patterns_and_padding_still_use_single_words) {
+    EXPECT_EQ(make(R"({"type":"string","pattern":"^[A-Z][a-z]+$"})", "John Smith"), "John");
+    EXPECT_EQ(make(R"({"type":"string","minLength":14})", "John Smith"), "John SmithJohn");
+    EXPECT_EQ(make(R"({"type":"string","maxLength":4})", "John Smith"), "John");
+}
+
+TEST(make_instance, a_number_the_prompt_states_is_taken_where_it_fits) {
+    const auto obj = [](std::string_view properties, std::string_view prompt) {
+        return make_instance(json::object{{"type", "object"}, {"properties", json::parse(properties)}}, prompt);
+    };
+    // Each number once, in the prompt's order, by the first value it fits.
+    const auto v = obj(R"({"year":{"type":"integer","minimum":1900,"maximum":2100},
+                          "age":{"type":"integer","minimum":0,"maximum":150},
+                          "rooms":{"type":"integer","minimum":1,"maximum":20}})",
+                       "Born in 1990, she is 35 and has 4 rooms.");
+    EXPECT_EQ(v.at("year"), 1990);
+    EXPECT_EQ(v.at("age"), 35);
+    EXPECT_EQ(v.at("rooms"), 4);
+    // Out of range, fractional for an integer, or not a multiple: not taken.
+    EXPECT_EQ(make(R"({"type":"integer","minimum":0,"maximum":10})", "35"), 5);
+    EXPECT_EQ(make(R"({"type":"integer","minimum":0,"maximum":10})", "2.5 7"), 7);
+    EXPECT_EQ(make(R"({"type":"integer","minimum":0,"maximum":100,"multipleOf":10})", "35 40"), 40);
+    EXPECT_EQ(make(R"({"type":"number","exclusiveMinimum":0,"exclusiveMaximum":35})", "35 2.5"), 2.5);
+    // A leading minus, thousands separators; digits inside an identifier are no number.
+    EXPECT_EQ(make(R"({"type":"integer","minimum":-50,"maximum":50})", "it was -3 degrees"), -3);
+    EXPECT_EQ(make(R"({"type":"integer","minimum":0})", "it costs 1,200 dollars"), 1200);
+    EXPECT_EQ(make(R"({"type":"integer","minimum":80,"maximum":90})", "an x86 box"), 85);
+    // Unbounded: any stated number.
+    EXPECT_EQ(make(R"({"type":"integer"})", "-1000000"), -1000000);
+    // Only the first 64 numbers count (every number value looks at them all).
+    std::string many;
+    for (int i = 1; i <= 70; ++i) many += std::to_string(i) + " ";
+    EXPECT_EQ(make(R"({"type":"integer","minimum":64,"maximum":100})", many), 64);
+    const auto past = make(R"({"type":"integer","minimum":65,"maximum":100})", many).as_int64();
+    EXPECT_TRUE(past >= 81 && past <= 83) << past;
+}
+
+TEST(make_instance, a_nullable_value_is_null_one_time_in_four) {
+    int null_branches = 0, null_types = 0;
+    for (std::uint64_t seed = 0; seed < 400; ++seed) {
+        null_branches += make(R"({"anyOf":[{"type":"string"},{"type":"null"}]})", "x", seed).is_null();
+        null_types += make(R"({"type":["null","integer"]})", "x", seed).is_null();
+    }
+    EXPECT_TRUE(null_branches > 60 && null_branches < 140) << null_branches;
+    EXPECT_TRUE(null_types > 60 && null_types < 140) << null_types;
+    // Without a null branch, every branch as often as the seed makes it.
+    std::set<std::string> kinds;
+    for (std::uint64_t seed = 0; seed < 40; ++seed)
+        kinds.insert(json::serialize(make(R"({"anyOf":[{"const":1},{"const":2},{"const":3}]})", "x", seed)));
+    EXPECT_EQ(kinds.size(), 3u);
+}
+
+TEST(make_instance, other_numbers_lie_near_the_middle_of_their_range) {
+    for (std::uint64_t seed = 0; seed < 50; ++seed) {
+        // Within a twentieth of the range from its middle.
+        const auto age = make(R"({"type":"integer","minimum":0,"maximum":150})", "x", seed).as_int64();
+        EXPECT_TRUE(age >= 68 && age <= 82) << age;
+        const double score = make(R"({"type":"number","minimum":0,"maximum":10})", "x", seed).to_number<double>();
+        EXPECT_TRUE(score >= 4.5 && score <= 5.5) << score;
+        const auto byte = make(R"({"type":"integer","minimum":-128,"maximum":127})", "x", seed).as_int64();
+        EXPECT_TRUE(byte >= -13 && byte <= 12) << byte;
+        // An unbounded side: the range [0, 20] where the other bound allows, else the 20 next to it.
+        const auto any = make(R"({"type":"integer"})", "x", seed).as_int64();
+        EXPECT_TRUE(any >= 9 && any <= 11) << any;
+        const auto count = make(R"({"type":"integer","minimum":0})", "x", seed).as_int64();
+        EXPECT_TRUE(count >= 9 && count <= 11) << count;
+        const auto capped = make(R"({"type":"integer","maximum":150})", "x", seed).as_int64();
+        EXPECT_TRUE(capped >= 9 && capped <= 11) << capped;
+        const auto high = make(R"({"type":"integer","minimum":1000})", "x", seed).as_int64();
+        EXPECT_TRUE(high >= 1009 && high <= 1011) << high;
+        const auto low = make(R"({"type":"integer","maximum":-1000})", "x", seed).as_int64();
+        EXPECT_TRUE(low >= -1011 && low <= -1009) << low;
+        EXPECT_EQ(make(R"({"type":"integer","exclusiveMaximum":5})", "x", seed), 2);
+        // A "multipleOf" wider than the window still finds a multiple past the bound.
+        const auto big_step = make(R"({"type":"integer","minimum":1,"multipleOf":1000})", "x", seed).as_int64();
+        EXPECT_TRUE(big_step == 1000 || big_step == 2000) << big_step;
+    }
 }
 
 // ---- round trip: forma's own schemas, parsed back by forma ------------------------------

@@ -193,8 +193,8 @@ struct model_server_options {
     Each request gets, in this order: the handler's reply (when a handler is set
     and returns one), else the next queued scripted reply, else a generated
     answer. A generated answer is schema-driven for a `json_schema` response
-    format (make_instance of the schema, strings from the words of the user
-    messages), a JSON object `{"answer": ...}` for `json_object`, and otherwise
+    format (make_instance of the schema, strings and numbers from the user
+    messages' phrases and numbers), a JSON object `{"answer": ...}` for `json_object`, and otherwise
     the text "You said: " followed by the last user message. It is streamed
     when the request says `"stream": true` (with a usage chunk when
     `stream_options.include_usage` is set), else sent whole. Usage counts words.

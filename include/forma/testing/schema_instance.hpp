@@ -12,10 +12,30 @@ namespace forma::testing {
 
 /** A JSON value valid against `schema`, as a schema-driven model server answers.
 
-    Strings are words of `prompt` (letters, digits and UTF-8 sequences), taken in
-    turn and cycling, starting at a word chosen by `seed`; numbers lie within their
-    bounds; arrays have `minItems` elements (1 or 2 when unset); objects get every
-    property, required or not; `anyOf`, `enum` and array lengths vary with `seed`.
+    Values are meant to read plausibly for the prompt:
+
+    - A string is a phrase of `prompt`, phrases taken in turn and cycling, starting at
+      one chosen by `seed`. Words are runs of letters, digits and UTF-8 sequences,
+      joined through inner hyphens and apostrophes ("35-year-old", "O'Brien"). A run of
+      capitalised words (ASCII or Latin-1 capitals; at most four) or of lowercase words
+      (at most three) with only spaces or tabs between them is one phrase ("John Smith",
+      "software engineer"). Stop words ("is", "the", "from", ...) and words holding a
+      digit are no phrase and end one; a prompt of only those gives its words. A string
+      with a `pattern` or `format` is made from single words instead (below); a string
+      shorter than `minLength` is padded with the following words, one longer than
+      `maxLength` cut.
+    - A number (integer or not) is the first of the prompt's first 64 numbers ("35",
+      "-3", "2.5", "1,200"; not the digits of an identifier such as "x86") that fits
+      (within the bounds, whole for an integer, a multiple of `multipleOf`) and that no
+      other value of the instance took. Else it lies near the middle of its range,
+      within a twentieth of the range from the middle, by `seed`. A side without a
+      bound makes the range a small one: [0, 20] where the other bound allows it, else
+      the 20 next to that bound (two steps wide, for a `multipleOf` above 10).
+    - Arrays have `minItems` elements (1 or 2 when unset); objects get every property,
+      required or not; `anyOf`, a list of types, `enum`, booleans and array lengths vary
+      with `seed`. A nullable value (an `anyOf` or a list of types with a null branch) is
+      null one time in four.
+
     The same schema, prompt and seed give the same value.
 
     Supported keywords (both dialects forma writes): `type` (a name or a list),
