@@ -5,7 +5,7 @@
 // or LM Studio. Otherwise it runs against forma's local model server, started in this process,
 // whose answers are generated from the schema rather than by a model; then it also shows
 // forma's own work: the response format it sent, the answer that came back, the typed value,
-// and the typed error of a second answer broken on purpose.
+// the typed error of a second answer broken on purpose, and the validation retry that fixes it.
 #include "example_support.hpp"
 
 #include <forma/forma.hpp>
@@ -81,12 +81,16 @@ boost::asio::awaitable<void> extract_person(example::model& model) {
               << "3. The typed value, from response.result():\n";
     print_person(p);
 
-    // A second run, whose answer the server is told to break: "age" as text, as a model might write it.
+    // A second run, whose answer the server is told to break: "age" as text, as a model might
+    // write it. Validation retries are off for this run, so the broken answer is the result.
     boost::json::object broken = boost::json::parse(response.text()).as_object();
     broken["age"] = std::to_string(p.age) + " years";
-    server->enqueue(forma::testing::scripted_reply::completion(boost::json::serialize(broken)));
-    forma::agent_response<person> second = co_await agent.run<person>(text);
-    std::cout << "\n4. A second run, whose answer the server breaks on purpose (\"age\" as text):\n"
+    const std::string broken_text = boost::json::serialize(broken);
+    server->enqueue(forma::testing::scripted_reply::completion(broken_text));
+    forma::agent_run_options no_retries;
+    no_retries.max_output_retries = 0;
+    forma::agent_response<person> second = co_await agent.run<person>(text, nullptr, no_retries);
+    std::cout << "\n4. A second run, whose answer the server breaks on purpose (\"age\" as text), retries off:\n"
               << second.text() << '\n';
     try {
         (void)second.result();
@@ -96,6 +100,19 @@ boost::asio::awaitable<void> extract_person(example::model& model) {
                   << "  path(): " << e.path() << '\n'
                   << "  what(): " << e.what() << '\n';
     }
+
+    // The same broken answer with the default of one validation retry: forma sends the errors
+    // back and the model answers again.
+    server->enqueue(forma::testing::scripted_reply::completion(broken_text));
+    forma::agent_response<person> third = co_await agent.run<person>(text);
+    std::cout << "\n5. The same broken answer with a validation retry (max_output_retries, 1 by default).\n"
+                 "forma sent the model its answer back, and then:\n";
+    for (const auto& message : third.messages)
+        for (const auto& content : message.contents)
+            if (const auto* errors = std::get_if<forma::output_errors_content>(&content))
+                std::cout << forma::correction_text(*errors) << '\n';
+    std::cout << "The corrected answer: " << third.text() << '\n';
+    print_person(third.result());
     print_how_to_use_a_real_model();
 }
 

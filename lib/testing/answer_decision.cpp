@@ -1,5 +1,7 @@
 #include "answer_decision.hpp"
 
+#include "answer_faults.hpp"
+
 #include <forma/json/schema_error.hpp>
 #include <forma/testing/schema_instance.hpp>
 
@@ -124,6 +126,18 @@ std::string content_text(const json::value* content, std::initializer_list<std::
     return text;
 }
 
+void add_user_text(answer_request& request, std::string text) {
+    // How forma::correction_text() begins: a validation retry, not a new question.
+    constexpr std::string_view correction = "Your answer does not match the requested format";
+    if (text.starts_with(correction)) {
+        ++request.corrections;
+        return;
+    }
+    if (!request.prompt.empty()) request.prompt += ' ';
+    request.prompt += text;
+    request.last_user = std::move(text);
+}
+
 scripted_reply bad_request(std::string_view message) {
     return scripted_reply::error(400, "invalid_request_error", message);
 }
@@ -141,8 +155,12 @@ decided_answer decide_answer(const answer_request& request, const generation& op
         case answer_format::json_schema:
             if (!request.schema)
                 out.error = std::string(request.schema_field) + " must be a JSON object.";
-            else
+            else if (options.answer_fault == answer_fault::none || request.corrections >= options.answer_fault_attempts ||
+                     !fault_drawn(options.seed, options.answer_fault_rate))
                 out.text = json::serialize(make_instance(*request.schema, request.prompt, options.seed));
+            else
+                out.text = with_fault(make_instance(*request.schema, request.prompt, options.seed), *request.schema,
+                                      options.answer_fault);
             break;
         case answer_format::json_object:
             out.text = json::serialize(json::object{{"answer", request.last_user}});

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,9 @@ struct generation {
     std::chrono::milliseconds chunk_delay{0};
     std::size_t tool_calls_per_turn = 1;
     tool_call_fault tool_fault = tool_call_fault::none;
+    forma::testing::answer_fault answer_fault = forma::testing::answer_fault::none;
+    double answer_fault_rate = 1.0;
+    std::size_t answer_fault_attempts = std::numeric_limits<std::size_t>::max();
     // The Responses API's options (see model_server_options).
     std::string reasoning_summary{};
     std::chrono::milliseconds background_duration{30};
@@ -71,6 +75,8 @@ struct answer_request {
     /// The user messages' text, space-joined: make_instance's words and the input tokens.
     std::string prompt;
     std::string last_user;
+    /// User messages that are forma's corrections (validation retries): not in the prompt.
+    std::size_t corrections = 0;
     /// The conversation ends with a tool's result: the model answers then, it calls nothing.
     bool ends_with_tool_result = false;
     std::vector<offered_tool> tools;
@@ -85,6 +91,9 @@ struct answer_request {
     /// Where the schema belongs in the body, for the error when it is missing.
     std::string_view schema_field = "response_format.json_schema.schema";
 };
+
+/// Adds a user message's text to the prompt, or counts it when it is one of forma's corrections.
+void add_user_text(answer_request& request, std::string text);
 
 /// The generated turn: tool calls, or else the text; `error` (a 400's message) when neither can be made.
 struct decided_answer {

@@ -78,9 +78,7 @@ answer_request read_request(const json::object& fields, const json::array& messa
         if (!message) continue;
         const json::value* role = message->if_contains("role");
         if (!role || !role->is_string() || role->get_string() != "user") continue;
-        request.last_user = content_text(message->if_contains("content"), {"text"});
-        if (!request.prompt.empty()) request.prompt += ' ';
-        request.prompt += request.last_user;
+        add_user_text(request, content_text(message->if_contains("content"), {"text"}));
     }
     if (!messages.empty())
         if (const json::object* last = messages.back().if_object())

@@ -263,6 +263,9 @@ scripted_reply model_server::state::pick_reply(const received_request& request) 
                                             .chunk_delay = options.chunk_delay,
                                             .tool_calls_per_turn = options.tool_calls_per_turn,
                                             .tool_fault = options.tool_fault,
+                                            .answer_fault = options.answer_fault,
+                                            .answer_fault_rate = options.answer_fault_rate,
+                                            .answer_fault_attempts = options.answer_fault_attempts,
                                             .reasoning_summary = options.reasoning_summary,
                                             .background_duration = options.background_duration,
                                             .drop_stream_after_events = options.drop_stream_after_events};

@@ -41,9 +41,7 @@ answer_request read_request(const json::object& fields, const json::array& conve
     for (const json::value& v : conversation) {
         const json::object* item = v.if_object();
         if (!item || item_type(*item) != "message" || string_at(*item, "role") != "user") continue;
-        request.last_user = content_text(item->if_contains("content"), {"input_text", "output_text"});
-        if (!request.prompt.empty()) request.prompt += ' ';
-        request.prompt += request.last_user;
+        add_user_text(request, content_text(item->if_contains("content"), {"input_text", "output_text"}));
     }
     if (!conversation.empty())
         if (const json::object* last = conversation.back().if_object())

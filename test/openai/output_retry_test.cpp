@@ -5,6 +5,7 @@
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/middleware/agent_builder.hpp>
 #include <forma/middleware/structured_output_agent.hpp>
+#include <forma/openai/responses_client.hpp>
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/telemetry/in_memory_exporter.hpp>
 #include <forma/tools.hpp>
@@ -312,6 +313,71 @@ TEST_F(output_retry, the_structured_output_agent_retries_its_conversion) {
     EXPECT_EQ(s.requests().size(), 3u);
     // The inner agent answered as text: it was asked for no format and checked by nothing.
     EXPECT_FALSE(bodies()[0].contains("response_format"));
+}
+
+// The local server's sloppy-model faults, as a run with retries off reads them.
+class sloppy_model : public output_retry {
+protected:
+    std::string error_of(forma::testing::answer_fault fault) {
+        auto& s = server({.answer_fault = fault});
+        forma::openai::chat_client client(io.get_executor(), options_for(s));
+        forma::chat_client_agent agent(client, {.name = "extractor", .max_output_retries = 0});
+        const auto response = run(agent.run<contact>("Ada Lovelace, 36, ada@example.org"));
+        try {
+            (void)response.result();
+        } catch (const forma::json_error& e) {
+            return e.what();
+        }
+        return "(no error) " + response.text();
+    }
+};
+
+TEST_F(sloppy_model, a_wrong_type) {
+    EXPECT_TRUE(error_of(forma::testing::answer_fault::wrong_type).starts_with("at /name: expected string, got number 42"))
+        << error_of(forma::testing::answer_fault::wrong_type);
+}
+TEST_F(sloppy_model, a_missing_member) {
+    EXPECT_EQ(error_of(forma::testing::answer_fault::missing_member), R"(missing required member "name")");
+}
+TEST_F(sloppy_model, a_string_too_short) {
+    EXPECT_EQ(error_of(forma::testing::answer_fault::short_string), R"(at /name: "" is shorter than the minimum length 2)");
+}
+TEST_F(sloppy_model, json_cut_short) {
+    EXPECT_TRUE(error_of(forma::testing::answer_fault::cut_json).starts_with("invalid JSON: unexpected end of input"));
+}
+TEST_F(sloppy_model, prose_around_the_json) {
+    EXPECT_TRUE(error_of(forma::testing::answer_fault::prose_around).starts_with("invalid JSON"));
+}
+
+TEST_F(sloppy_model, a_model_that_obeys_on_the_second_try_answers_the_question_again) {
+    auto& s = server({.answer_fault = forma::testing::answer_fault::wrong_type, .answer_fault_attempts = 1});
+    forma::openai::chat_client client(io.get_executor(), options_for(s));
+    forma::chat_client_agent agent(client, {.name = "extractor"});
+    const auto response = run(agent.run<contact>("Ada Lovelace, 36, ada@example.org"));
+    ASSERT_TRUE(response.try_result().has_value()) << response.text();
+    EXPECT_EQ(response.result().age, 36); // the question's number: the correction is not read as a question
+    EXPECT_EQ(s.requests().size(), 2u);
+}
+
+TEST_F(sloppy_model, the_rate_is_the_share_of_answers_that_break) {
+    auto& s = server({.answer_fault = forma::testing::answer_fault::missing_member, .answer_fault_rate = 0.3});
+    forma::openai::chat_client client(io.get_executor(), options_for(s));
+    forma::chat_client_agent agent(client, {.name = "extractor", .max_output_retries = 0});
+    int broken = 0;
+    for (int i = 0; i < 200; ++i) broken += run(agent.run<contact>("Ada Lovelace, 36")).try_result().has_error();
+    EXPECT_GT(broken, 40); // 60 expected; the draws are fixed by the seed
+    EXPECT_LT(broken, 80);
+}
+
+TEST_F(sloppy_model, the_responses_api_breaks_its_answers_and_retries_alike) {
+    auto& s = server({.answer_fault = forma::testing::answer_fault::prose_around, .answer_fault_attempts = 1});
+    forma::openai::responses_client client(io.get_executor(), options_for(s));
+    forma::chat_client_agent agent(client, {.name = "extractor"});
+    const auto response = run(agent.run<contact>("Ada Lovelace, 36, ada@example.org"));
+    EXPECT_EQ(response.result().age, 36);
+    ASSERT_EQ(response.messages.size(), 3u);
+    EXPECT_TRUE(response.messages[0].text().starts_with("Sure! Here is the JSON")) << response.messages[0].text();
+    EXPECT_EQ(s.requests().size(), 2u);
 }
 
 } // namespace

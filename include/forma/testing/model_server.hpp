@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -150,6 +151,24 @@ enum class tool_call_fault {
 /// Which TLS versions the server accepts.
 enum class tls_versions { tls12_and_13, tls12_only, tls13_only };
 
+/** A mistake real models make in structured answers, injected into generated `json_schema`
+    answers to test validation retries (see model_server_options::answer_fault).
+*/
+enum class answer_fault {
+    none,
+    /// The first member that is a number, string or boolean holds another type: a number as
+    /// text ("35 years"), a string as a number, a boolean as "yes".
+    wrong_type,
+    /// The first required member is left out.
+    missing_member,
+    /// The first string member is empty: it breaks a `minLength`, which strict mode only describes.
+    short_string,
+    /// The JSON breaks off halfway.
+    cut_json,
+    /// The JSON comes between sentences of prose.
+    prose_around,
+};
+
 struct model_server_options {
     /// HTTPS (with `certificate`, or one made at start) or plain HTTP.
     bool tls = true;
@@ -174,6 +193,17 @@ struct model_server_options {
     std::size_t tool_calls_per_turn = 1;
     /// A fault in every generated tool call.
     tool_call_fault tool_fault = tool_call_fault::none;
+    /// A fault in generated `json_schema` answers (both APIs), as a sloppy model makes it.
+    forma::testing::answer_fault answer_fault = forma::testing::answer_fault::none;
+    /// The share of answers that carry `answer_fault`, drawn for each request from its seed
+    /// (seed + request index): 1 is every answer, 0.5 about every other one.
+    double answer_fault_rate = 1.0;
+    /** Answers to a request that holds this many of forma's corrections (validation retries)
+        or more carry no fault: 1 is a model that obeys on its second try. A correction is a
+        user message that starts as forma::correction_text() does; the server reads the
+        question from the other user messages, as a model would read it again.
+    */
+    std::size_t answer_fault_attempts = std::numeric_limits<std::size_t>::max();
     /// When not empty, each generated Responses answer starts with a `reasoning` item whose
     /// summary is this text (its words are the usage's reasoning tokens).
     std::string reasoning_summary{};
