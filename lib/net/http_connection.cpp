@@ -350,7 +350,13 @@ asio::awaitable<http_response_head> http_connection::send(const http_request& re
     d.arm(limits.limits.idle, limits, impl::phase::write);
     auto [write_error, written] = co_await d.on_stream(
         [&](auto& stream) { return http::async_write(stream, message, as_result); });
-    if (write_error) d.fail(d.outcome(write_error), impl::phase::write, limits);
+    const error_code write_failure = write_error ? d.outcome(write_error) : error_code();
+    if (write_failure) {
+        // A server may answer before it has read the whole request (a 413, a 401) and close: its
+        // answer, when it arrived, says more than the broken write, and that the request was seen.
+        if (!is_closed_error(write_failure)) d.fail(write_failure, impl::phase::write, limits);
+        d.open = false; // the connection ends with this exchange, whatever comes
+    }
 
     d.parser.emplace();
     d.parser->body_limit(std::numeric_limits<std::uint64_t>::max()); // read_body enforces its own limit
@@ -359,7 +365,10 @@ asio::awaitable<http_response_head> http_connection::send(const http_request& re
     d.arm(limits.limits.idle, limits, impl::phase::read_head);
     auto [read_error, read] = co_await d.on_stream(
         [&](auto& stream) { return http::async_read_header(stream, d.buffer, *d.parser, as_result); });
-    if (read_error) d.fail(d.outcome(read_error), impl::phase::read_head, limits);
+    if (read_error) {
+        if (write_failure && !d.response_started()) d.fail(write_failure, impl::phase::write, limits);
+        d.fail(d.outcome(read_error), impl::phase::read_head, limits);
+    }
     d.disarm();
 
     http_response_head head;

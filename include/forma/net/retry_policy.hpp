@@ -12,6 +12,12 @@ namespace forma::net {
     connection failure before the first response byte, or a status of
     is_retryable_status. A streamed response is never repeated once its body
     has begun (its updates may already have been used).
+
+    "Before the first response byte" is what the client received: a connection
+    that breaks while the request is still being sent is repeated only when
+    nothing of a response can be read from it afterwards; a status line, or any
+    part of a response, ends the request with that error instead (see
+    transport_error::before_response, which is what to rely on).
 */
 struct retry_policy {
     /// Retries after the first attempt; 0 turns retrying off.

@@ -45,7 +45,11 @@ public:
     transport_error_kind kind() const noexcept { return kind_; }
     /// The underlying error (e.g. `asio::error::connection_refused`), or a default code.
     boost::system::error_code code() const noexcept { return code_; }
-    /// True when not one byte of a response had arrived: the server cannot have acted on the request.
+    /** True when not one byte of a response had arrived. When the connection broke while
+        the request was still being sent, the client first reads what the server sent:
+        an early answer (a 413 before the body was read) is that answer, and part of one
+        makes this false. So false means the server answered, or began to.
+    */
     bool before_response() const noexcept { return before_response_; }
 
 private:
