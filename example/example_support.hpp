@@ -9,6 +9,8 @@
 // loopback, whose answers are generated from the requested JSON Schema (strings and numbers
 // taken from the prompt) or, for text, echo the prompt: every example runs offline.
 
+#include "json_printing.hpp"
+
 #include <forma/openai.hpp>
 #include <forma/testing/model_server.hpp>
 
@@ -42,36 +44,6 @@ inline bool real_service_configured() {
     return !environment("OPENAI_API_KEY").empty() || !environment("OPENAI_BASE_URL").empty();
 }
 
-/// Writes `v` for people: an object or array on one line when it fits in about 90 columns
-/// (compact, as Boost.JSON 1.81 writes it), else a member or element per line, indented by two.
-inline void print_json(std::ostream& out, const boost::json::value& v, int indent = 0) {
-    const std::string compact = boost::json::serialize(v);
-    if (indent > 0 && static_cast<int>(compact.size()) + indent <= 90) {
-        out << compact;
-        return;
-    }
-    const std::string inner(static_cast<std::size_t>(indent + 2), ' ');
-    const std::string outer(static_cast<std::size_t>(indent), ' ');
-    if (const auto* object = v.if_object(); object && !object->empty()) {
-        out << "{\n";
-        bool first = true;
-        for (const auto& [key, member] : *object) {
-            out << (first ? "" : ",\n") << inner << boost::json::serialize(boost::json::string_view(key)) << ": ";
-            print_json(out, member, indent + 2);
-            first = false;
-        }
-        out << '\n' << outer << '}';
-    } else if (const auto* array = v.if_array(); array && !array->empty()) {
-        out << "[\n";
-        for (std::size_t i = 0; i < array->size(); ++i) {
-            out << (i ? ",\n" : "") << inner;
-            print_json(out, (*array)[i], indent + 2);
-        }
-        out << '\n' << outer << ']';
-    } else {
-        out << compact;
-    }
-}
 
 /** The model the examples talk to: a chat client for the real service, or for a local
     model server started here (the constructor says which, in one line).

@@ -461,20 +461,22 @@ bool reader::record_error(const char* container) {
     return false;
 }
 
-bool reader::step_over(std::string_view key, const char* container, const char* value_start, std::size_t depth) {
-    push_key(key);
+bool reader::step_over(path_segment segment, const char* container, const char* value_start, std::size_t depth) {
+    path_.push_back(segment);
     if (!record_error(container)) return false;
     p = value_start;
     depth_ = depth;
-    return skip_value() || push_key(key);
+    if (skip_value()) return true;
+    path_.push_back(std::move(segment));
+    return false;
+}
+
+bool reader::step_over(std::string_view key, const char* container, const char* value_start, std::size_t depth) {
+    return step_over(path_segment{std::string(key), 0, false}, container, value_start, depth);
 }
 
 bool reader::step_over(std::size_t index, const char* container, const char* value_start, std::size_t depth) {
-    push_index(index);
-    if (!record_error(container)) return false;
-    p = value_start;
-    depth_ = depth;
-    return skip_value() || push_index(index);
+    return step_over(path_segment{{}, index, true}, container, value_start, depth);
 }
 
 } // namespace forma::json_detail

@@ -3,6 +3,7 @@
 //   forma-schema [--dialect standard|openai-strict] [--list] [TYPE]
 
 #include "example_types.hpp"
+#include "json_printing.hpp"
 
 #include <forma/json/json_schema.hpp>
 
@@ -46,32 +47,6 @@ constexpr std::array<entry, 4> types{{
     {"contact_card", &schema_of<example::contact_card>},
     {"support_ticket", &schema_of<example::support_ticket>},
 }};
-
-// Boost.JSON 1.81 serializes compactly only; schemas are read by people here.
-void pretty(std::ostream& out, const boost::json::value& v, int indent = 0) {
-    const std::string inner(static_cast<std::size_t>(indent + 2), ' ');
-    const std::string outer(static_cast<std::size_t>(indent), ' ');
-    if (const auto* object = v.if_object(); object && !object->empty()) {
-        out << "{\n";
-        bool first = true;
-        for (const auto& [key, member] : *object) {
-            out << (first ? "" : ",\n") << inner
-                << boost::json::serialize(boost::json::string_view(key)) << ": ";
-            pretty(out, member, indent + 2);
-            first = false;
-        }
-        out << '\n' << outer << '}';
-    } else if (const auto* array = v.if_array(); array && !array->empty()) {
-        out << "[\n";
-        for (std::size_t i = 0; i < array->size(); ++i) {
-            out << (i ? ",\n" : "") << inner;
-            pretty(out, (*array)[i], indent + 2);
-        }
-        out << '\n' << outer << ']';
-    } else {
-        out << boost::json::serialize(v);
-    }
-}
 
 int fail(std::string_view message) {
     std::cerr << "forma-schema: " << message << "\n" << usage;
@@ -123,7 +98,7 @@ int main(int argc, char** argv) {
         if (!type) return fail("which type? (--list names them)");
         for (const entry& e : types) {
             if (e.name != *type) continue;
-            pretty(std::cout, e.schema(options));
+            example::print_json(std::cout, e.schema(options), 0);
             std::cout << '\n';
             return 0;
         }

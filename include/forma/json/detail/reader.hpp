@@ -313,6 +313,8 @@ public:
                                  std::size_t depth);
     [[gnu::cold]] bool step_over(std::size_t index, const char* container, const char* value_start,
                                  std::size_t depth);
+    [[gnu::cold]] bool step_over(path_segment segment, const char* container, const char* value_start,
+                                 std::size_t depth);
     /// The error just failed at the container opening at `container`: in collect mode,
     /// records it (when readable) and returns true; otherwise returns false.
     [[gnu::cold]] bool record_error(const char* container);
