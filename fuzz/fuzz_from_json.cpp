@@ -1,5 +1,5 @@
 // from_json<T> over rich described types; a value it accepts must survive
-// to_json -> from_json unchanged.
+// to_json -> from_json unchanged, and from_json_errors<T> must agree with it.
 //
 // Input: one config byte (root type, parse_options; see fuzz_types.hpp), then the JSON text.
 #include "fuzz_support.hpp"
@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -27,9 +28,20 @@ void read_and_round_trip(std::string_view text, const forma::parse_options& opti
     forma_fuzz::check(parsed.has_value() == thrown_ok, "from_json and try_from_json disagree");
     forma_fuzz::check(parsed.has_value() != threw,
                       "from_json threw although try_from_json succeeded");
+    // Collecting every error agrees with the single read: none for a value it accepts, and
+    // the error it reports first.
+    std::vector<forma::json_error> all;
+    forma_fuzz::check(forma_fuzz::only_typed_errors([&] { all = forma::from_json_errors<T>(text, options); }),
+                      "from_json_errors threw");
+    forma_fuzz::check(all.empty() == parsed.has_value(), "from_json_errors and try_from_json disagree");
+    forma_fuzz::check(all.size() <= 20, "from_json_errors passed its limit");
     if (!parsed) {
         (void)parsed.error().what(); // the message and path must be buildable
         (void)parsed.error().path();
+        forma_fuzz::check(all.front().path() == parsed.error().path() &&
+                              all.front().reason() == parsed.error().reason() &&
+                              all.front().offset() == parsed.error().offset(),
+                          "from_json_errors' first error is not try_from_json's");
         return;
     }
     // A value from_json accepted is valid: to_json writes it, and the default options
