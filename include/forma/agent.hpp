@@ -10,4 +10,5 @@
 #include <forma/agent/chat_options.hpp>
 #include <forma/agent/provider_metadata.hpp>
 #include <forma/agent/structured_format.hpp>
+#include <forma/agent/structured_output_mode.hpp>
 #include <forma/agent/update_stream.hpp>

@@ -73,6 +73,7 @@ std::string make_unique_id() {
 forma::chat_options agent::effective_chat_options(const agent_run_options& run_options) const {
     forma::chat_options out = run_options.chat_options.value_or(forma::chat_options{});
     if (run_options.response_format) out.response_format = run_options.response_format;
+    if (run_options.structured_output_mode) out.structured_output_mode = run_options.structured_output_mode;
     return out;
 }
 

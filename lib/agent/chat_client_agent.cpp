@@ -26,6 +26,7 @@ forma::chat_options chat_client_agent::effective_chat_options(const agent_run_op
         run.chat_options ? merge(options_.chat_options, *run.chat_options) : options_.chat_options;
     if (!out.response_format) out.response_format = options_.response_format;
     if (run.response_format) out.response_format = run.response_format; // run<T> and callers win
+    if (run.structured_output_mode) out.structured_output_mode = run.structured_output_mode;
     if (run.continuation_token) out.continuation_token = run.continuation_token;
     out.allow_background_responses = out.allow_background_responses || run.allow_background_responses;
     return out;

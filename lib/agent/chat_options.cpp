@@ -18,6 +18,7 @@ chat_options merge(const chat_options& base, const chat_options& overrides) {
             out.stop_sequences.push_back(stop);
     if (overrides.seed) out.seed = overrides.seed;
     if (overrides.response_format) out.response_format = overrides.response_format;
+    if (overrides.structured_output_mode) out.structured_output_mode = overrides.structured_output_mode;
     for (const function_tool& tool : overrides.tools) {
         auto same_name = std::find_if(out.tools.begin(), out.tools.end(),
                                       [&](const function_tool& t) { return t.name() == tool.name(); });

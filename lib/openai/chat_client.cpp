@@ -1,5 +1,6 @@
 #include <forma/openai/chat_client.hpp>
 
+#include "answer_tool.hpp"
 #include "parsed_stream.hpp"
 #include "whole_exchange.hpp"
 
@@ -35,10 +36,13 @@ using detail::request_line;
 // Chat Completions chunks as updates.
 struct chat_stream_mapping {
     stream_parser parser;
+    std::string answer_tool; // structured_output_mode::tool
 
     std::optional<agent_response_update> next(std::string_view& bytes) { return parser.next(bytes); }
     void finish() const { parser.finish(); }
-    std::vector<agent_response_update> whole(std::string_view body) const { return parse_response(body).to_updates(); }
+    std::vector<agent_response_update> whole(std::string_view body) const {
+        return detail::answer_from_call(parse_response(body), answer_tool).to_updates();
+    }
 };
 
 } // namespace
@@ -59,17 +63,24 @@ std::size_t chat_client::idle_connections() const noexcept { return state_->http
 asio::awaitable<agent_response<>> chat_client::get_response(std::vector<chat_message> messages,
                                                             chat_options options) {
     const detail::transport& transport = *state_->http;
+    if (!options.structured_output_mode) options.structured_output_mode = transport.options().structured_output_mode;
     // Built now, so that a request that cannot be expressed fails before any I/O.
     std::string body = boost::json::serialize(build_request(messages, options, transport.options().model, false));
     return detail::whole_exchange(state_->http, {.target = state_->target}, std::move(body),
                                   transport.start_span(messages, options, false),
-                                  [](std::string_view text) { return parse_response(text); });
+                                  [answer_tool = std::string(detail::answer_tool(options))](std::string_view text) {
+                                      return detail::answer_from_call(parse_response(text), answer_tool);
+                                  });
 }
 
 update_stream chat_client::get_streaming_response(std::vector<chat_message> messages, chat_options options) {
     const detail::transport& transport = *state_->http;
+    if (!options.structured_output_mode) options.structured_output_mode = transport.options().structured_output_mode;
     std::string body = boost::json::serialize(build_request(messages, options, transport.options().model, true));
-    chat_stream_mapping mapping{stream_parser({.sse = {.max_event_size = transport.options().max_stream_event}})};
+    std::string answer_tool(detail::answer_tool(options));
+    chat_stream_mapping mapping{
+        stream_parser({.sse = {.max_event_size = transport.options().max_stream_event}, .answer_tool = answer_tool}),
+        answer_tool};
     return update_stream(transport.executor(),
                          std::make_unique<detail::parsed_stream<chat_stream_mapping>>(
                              state_->http, request_line{.target = state_->target, .stream = true}, std::move(body),

@@ -1,5 +1,6 @@
 #include <forma/openai/responses_client.hpp>
 
+#include "answer_tool.hpp"
 #include "parsed_stream.hpp"
 #include "whole_exchange.hpp"
 
@@ -49,9 +50,12 @@ std::string response_path(const responses_token& token) { return "/responses/" +
 
 // A creation, a poll or a cancellation: each answers with a Response object.
 asio::awaitable<agent_response<>> complete(std::shared_ptr<detail::transport> owner, request_line request,
-                                           std::string body, telemetry::operation_span span) {
+                                           std::string body, telemetry::operation_span span,
+                                           std::string_view answer_tool = {}) {
     return detail::whole_exchange(std::move(owner), std::move(request), std::move(body), std::move(span),
-                                  [](std::string_view text) { return parse_responses_response(text); });
+                                  [answer_tool = std::string(answer_tool)](std::string_view text) {
+                                      return detail::answer_from_call(parse_responses_response(text), answer_tool);
+                                  });
 }
 
 // Responses events as updates; in a background run each update carries where the stream stands.
@@ -59,6 +63,7 @@ struct responses_stream_mapping {
     responses_stream_parser parser;
     bool issue_tokens = false;
     std::optional<std::int64_t> skip_through{}; // a resumed stream: events the caller has had
+    std::string answer_tool{};                  // structured_output_mode::tool
 
     std::optional<agent_response_update> next(std::string_view& bytes) {
         for (;;) {
@@ -84,7 +89,7 @@ struct responses_stream_mapping {
                                "the server answered the resumption of a stream with a whole response, not "
                                "its events after sequence number " + std::to_string(*skip_through) +
                                    "; poll it without streaming instead");
-        return parse_responses_response(body).to_updates();
+        return detail::answer_from_call(parse_responses_response(body), answer_tool).to_updates();
     }
 };
 
@@ -109,23 +114,29 @@ std::size_t responses_client::idle_connections() const noexcept { return state_-
 asio::awaitable<agent_response<>> responses_client::get_response(std::vector<chat_message> messages,
                                                                  chat_options options) {
     const detail::transport& transport = *state_->http;
+    if (!options.structured_output_mode) options.structured_output_mode = transport.options().structured_output_mode;
+    const std::string_view answer_tool = detail::answer_tool(options);
     if (options.continuation_token) {
         const responses_token token = responses_token::from(*options.continuation_token);
         return complete(state_->http, {.method = "GET", .target = transport.target(response_path(token))}, {},
-                        transport.start_span({}, options, false));
+                        transport.start_span({}, options, false), answer_tool);
     }
     // Built now, so that a request that cannot be expressed fails before any I/O.
     std::string body = boost::json::serialize(
         build_responses_request(messages, options, state_->default_model, false, state_->settings));
     return complete(state_->http, {.target = transport.target("/responses")}, std::move(body),
-                    transport.start_span(messages, options, false));
+                    transport.start_span(messages, options, false), answer_tool);
 }
 
 update_stream responses_client::get_streaming_response(std::vector<chat_message> messages, chat_options options) {
     const detail::transport& transport = *state_->http;
+    if (!options.structured_output_mode) options.structured_output_mode = transport.options().structured_output_mode;
+    const std::string answer_tool(detail::answer_tool(options));
     responses_stream_mapping mapping{
-        .parser = responses_stream_parser({.sse = {.max_event_size = transport.options().max_stream_event}}),
-        .issue_tokens = options.allow_background_responses || options.continuation_token.has_value()};
+        .parser = responses_stream_parser(
+            {.sse = {.max_event_size = transport.options().max_stream_event}, .answer_tool = answer_tool}),
+        .issue_tokens = options.allow_background_responses || options.continuation_token.has_value(),
+        .answer_tool = answer_tool};
     request_line request{.stream = true};
     std::string body;
     if (options.continuation_token) {

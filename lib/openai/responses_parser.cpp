@@ -108,6 +108,7 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
                          event.code.value_or(""), event.param.value_or(""));
 
     std::string* delta = event.delta ? std::get_if<std::string>(&*event.delta) : nullptr;
+    const bool answers = !options_.answer_tool.empty();
     agent_response_update update;
     auto add = [&](content c) {
         update.role = chat_role::assistant();
@@ -126,7 +127,7 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
         }
         if (type == "response.completed" || type == "response.incomplete") {
             finished_ = true;
-            update.finish_reason = finish_reason_of(r, calls_functions_);
+            update.finish_reason = finish_reason_of(r, calls_functions_, options_.answer_tool);
             if (r.usage) update.contents.emplace_back(usage_content(to_usage(*r.usage)));
         } else if (update.additional_properties.empty() && type != "response.created") {
             return std::nullopt; // in_progress, queued: nothing new
@@ -142,9 +143,32 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
         text_reasoning_content reasoning(std::move(*delta));
         if (event.item_id) reasoning.additional_properties["id"] = *event.item_id;
         add(std::move(reasoning));
+    } else if (answers && type == "response.output_item.added" && event.item &&
+               event.item->type == "function_call") {
+        call_item& call = call_items_[event.item->id.value_or("")];
+        call.named = true;
+        call.answer = event.item->name == options_.answer_tool;
+        return std::nullopt;
+    } else if (answers && type == "response.function_call_arguments.delta") {
+        if (!delta || delta->empty()) return std::nullopt;
+        call_item& call = call_items_[event.item_id.value_or("")];
+        if (!call.named) {
+            call.held += *delta;
+            return std::nullopt;
+        }
+        if (!call.answer) return std::nullopt;
+        call.streamed = true;
+        add(text_content(std::move(*delta)));
+    } else if (answers && type == "response.output_item.done" && event.item && event.item->type == "function_call" &&
+               event.item->name == options_.answer_tool) {
+        const std::string* arguments = text_of(event.item->arguments);
+        std::string rest = answer_rest(event.item->id.value_or(""), arguments ? *arguments : std::string());
+        if (rest.empty()) return std::nullopt;
+        add(text_content(std::move(rest)));
     } else if (type == "response.output_item.done" && event.item) {
         item_wire& item = *event.item;
         const std::string kind = item.type.value_or("");
+        if (answers && kind == "function_call") call_items_.erase(item.id.value_or(""));
         if (kind == "message") return std::nullopt; // its text came as deltas
         if (kind == "reasoning") {
             if (!item.encrypted_content) return std::nullopt;
@@ -174,6 +198,15 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
         }))
         update.message_id = response_id_;
     return update;
+}
+
+std::string responses_stream_parser::answer_rest(const std::string& item_id, std::string arguments) {
+    const auto found = call_items_.find(item_id);
+    if (found == call_items_.end()) return resumed_ ? std::string() : arguments; // all of it came before a resumption
+    call_item call = std::move(found->second);
+    call_items_.erase(found);
+    if (!call.named) return std::move(call.held); // resumed after the item began: the deltas since
+    return call.streamed ? std::string() : arguments;
 }
 
 void responses_stream_parser::finish() const {

@@ -1,5 +1,6 @@
 #include <forma/openai/responses_request_builder.hpp>
 
+#include "answer_tool.hpp"
 #include "request_parts.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -161,9 +162,11 @@ std::pair<std::size_t, std::string> server_history(std::span<const chat_message>
 
 } // namespace
 
-boost::json::object build_responses_request(std::span<const chat_message> messages, const chat_options& options,
+boost::json::object build_responses_request(std::span<const chat_message> messages, const chat_options& requested,
                                             std::string_view default_model, bool stream,
                                             const responses_client_options& settings) {
+    std::optional<chat_options> by_tool;
+    const chat_options& options = detail::as_sent(requested, by_tool);
     const std::string_view model = options.model.empty() ? default_model : std::string_view(options.model);
     if (model.empty())
         throw error("an OpenAI Responses request needs a model: set it in the client options or the chat options");

@@ -77,7 +77,8 @@ void add_item_contents(const item_wire& item, const boost::json::value* raw, std
     }
 }
 
-std::optional<forma::finish_reason> finish_reason_of(const response_wire& response, bool calls_functions) {
+std::optional<forma::finish_reason> finish_reason_of(const response_wire& response, bool calls_functions,
+                                                     std::string_view answer_tool) {
     // A server that leaves the status out has finished.
     const std::string_view status = response.status ? std::string_view(*response.status) : "completed";
     if (status == "incomplete") {
@@ -89,8 +90,9 @@ std::optional<forma::finish_reason> finish_reason_of(const response_wire& respon
     if (status == "completed") {
         const bool calls = calls_functions || (response.output && std::any_of(response.output->begin(),
                                                                                response.output->end(),
-                                                                               [](const item_wire& item) {
-                                                                                   return item.type == "function_call";
+                                                                               [&](const item_wire& item) {
+                                                                                   return item.type == "function_call" &&
+                                                                                          item.name != answer_tool;
                                                                                }));
         return calls ? finish_reason::tool_calls() : finish_reason::stop();
     }

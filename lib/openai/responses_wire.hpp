@@ -142,8 +142,10 @@ usage_details to_usage(const usage_wire& usage);
 void add_item_contents(const item_wire& item, const boost::json::value* raw, std::vector<content>& out);
 
 /// The finish reason of a finished response: length or content_filter for an incomplete one,
-/// tool_calls when it calls functions (`calls_functions`, or a function_call in its output), else stop.
-std::optional<forma::finish_reason> finish_reason_of(const response_wire& response, bool calls_functions);
+/// tool_calls when it calls functions (`calls_functions`, or a function_call in its output other
+/// than one of `answer_tool`, which carries the answer), else stop.
+std::optional<forma::finish_reason> finish_reason_of(const response_wire& response, bool calls_functions,
+                                                     std::string_view answer_tool = {});
 
 /// The http_error of a `failed` response (its `error`), status 0 when it came inside a stream.
 http_error failure_of(const response_wire& response, int status);

@@ -6,6 +6,8 @@
 
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
+
 namespace forma::openai {
 namespace {
 
@@ -33,10 +35,15 @@ std::optional<agent_response_update> stream_parser::next(std::string_view& input
     return std::nullopt;
 }
 
+bool stream_parser::is_answer(const pending_call& call) const noexcept {
+    return !options_.answer_tool.empty() && call.name == options_.answer_tool;
+}
+
 void stream_parser::flush_calls(agent_response_update& update) {
     for (pending_call& call : calls_)
-        update.contents.emplace_back(wire::to_function_call(std::move(call.id), std::move(call.name),
-                                                            std::move(call.arguments)));
+        if (!is_answer(call)) // its arguments went out as text
+            update.contents.emplace_back(wire::to_function_call(std::move(call.id), std::move(call.name),
+                                                                std::move(call.arguments)));
     calls_.clear();
 }
 
@@ -87,11 +94,19 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
                             pending.name = std::move(*call.function->name);
                         if (call.function->arguments) pending.arguments += *call.function->arguments;
                     }
+                    if (is_answer(pending) && !pending.arguments.empty()) {
+                        update.contents.emplace_back(text_content(std::move(pending.arguments)));
+                        pending.arguments.clear();
+                    }
                 }
             }
         }
         if (choice->finish_reason && !choice->finish_reason->empty()) {
             update.finish_reason = finish_reason(std::move(*choice->finish_reason));
+            const bool only_answer = !calls_.empty() && std::all_of(calls_.begin(), calls_.end(),
+                                                                   [&](const pending_call& c) { return is_answer(c); });
+            if (only_answer && update.finish_reason == finish_reason::tool_calls())
+                update.finish_reason = finish_reason::stop();
             finished_ = true;
             carries = true;
             flush_calls(update);

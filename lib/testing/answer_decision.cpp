@@ -2,6 +2,7 @@
 
 #include "answer_faults.hpp"
 
+#include <forma/agent/structured_output_mode.hpp>
 #include <forma/json/schema_error.hpp>
 #include <forma/testing/schema_instance.hpp>
 
@@ -20,21 +21,41 @@ bool is_continuation(char c) noexcept { return (static_cast<unsigned char>(c) & 
 
 bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+bool is_answer_tool(const offered_tool& tool) noexcept { return tool.name == final_result_tool_name; }
+
 // The tools the turn calls: none when the request offers none, forbids them, or ends with a
-// tool's result (the model answers then).
+// tool's result (the model answers then). The answer tool (forma's structured_output_mode::tool)
+// is never among them: it carries the answer.
 std::vector<const offered_tool*> tools_to_call(const answer_request& request, std::size_t per_turn,
                                                std::string& error) {
     std::vector<const offered_tool*> out;
     if (request.tools.empty() || request.ends_with_tool_result || request.tools_forbidden) return out;
     if (request.named_tool) {
         for (const offered_tool& tool : request.tools)
-            if (tool.name == *request.named_tool) return {&tool};
+            if (tool.name == *request.named_tool) return is_answer_tool(tool) ? out : std::vector{&tool};
         error = "tool_choice names a function that is not among the tools.";
         return out;
     }
     const std::size_t count = request.parallel_tool_calls ? std::max<std::size_t>(per_turn, 1) : 1;
-    for (std::size_t i = 0; i < request.tools.size() && out.size() < count; ++i) out.push_back(&request.tools[i]);
+    for (std::size_t i = 0; i < request.tools.size() && out.size() < count; ++i)
+        if (!is_answer_tool(request.tools[i])) out.push_back(&request.tools[i]);
     return out;
+}
+
+// The answer tool, when the request offers it and may call it.
+const offered_tool* answer_tool(const answer_request& request) noexcept {
+    if (request.tools_forbidden) return nullptr;
+    for (const offered_tool& tool : request.tools)
+        if (is_answer_tool(tool)) return &tool;
+    return nullptr;
+}
+
+// A schema instance for the answer, with the configured fault unless the model obeys by now.
+std::string schema_answer(const json::object& schema, const answer_request& request, const generation& options) {
+    if (options.answer_fault == answer_fault::none || request.corrections >= options.answer_fault_attempts ||
+        !fault_drawn(options.seed, options.answer_fault_rate))
+        return json::serialize(make_instance(schema, request.prompt, options.seed));
+    return with_fault(make_instance(schema, request.prompt, options.seed), schema, options.answer_fault);
 }
 
 // The first half of `text`, never cutting a UTF-8 sequence: JSON that ends too soon.
@@ -146,21 +167,27 @@ decided_answer decide_answer(const answer_request& request, const generation& op
     decided_answer out;
     const std::vector<const offered_tool*> to_call = tools_to_call(request, options.tool_calls_per_turn, out.error);
     if (!out.error.empty()) return out;
+    if (request.format == answer_format::json_schema && !options.json_schema_supported) {
+        out.error = "This model does not support structured outputs: " + std::string(request.schema_field) +
+                    " cannot be used. Ask for the answer through a tool call instead.";
+        return out;
+    }
     try {
         if (!to_call.empty()) {
             out.calls = generated_calls(to_call, request.prompt, options);
             return out;
         }
+        if (const offered_tool* answer = answer_tool(request)) {
+            const json::object no_parameters;
+            out.calls.push_back({"call_" + std::to_string(options.request_number) + "_0", answer->name,
+                                 schema_answer(answer->parameters ? *answer->parameters : no_parameters, request,
+                                               options)});
+            return out;
+        }
         switch (request.format) {
         case answer_format::json_schema:
-            if (!request.schema)
-                out.error = std::string(request.schema_field) + " must be a JSON object.";
-            else if (options.answer_fault == answer_fault::none || request.corrections >= options.answer_fault_attempts ||
-                     !fault_drawn(options.seed, options.answer_fault_rate))
-                out.text = json::serialize(make_instance(*request.schema, request.prompt, options.seed));
-            else
-                out.text = with_fault(make_instance(*request.schema, request.prompt, options.seed), *request.schema,
-                                      options.answer_fault);
+            if (!request.schema) out.error = std::string(request.schema_field) + " must be a JSON object.";
+            else out.text = schema_answer(*request.schema, request, options);
             break;
         case answer_format::json_object:
             out.text = json::serialize(json::object{{"answer", request.last_user}});

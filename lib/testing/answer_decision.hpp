@@ -34,6 +34,7 @@ struct generation {
     forma::testing::answer_fault answer_fault = forma::testing::answer_fault::none;
     double answer_fault_rate = 1.0;
     std::size_t answer_fault_attempts = std::numeric_limits<std::size_t>::max();
+    bool json_schema_supported = true;
     // The Responses API's options (see model_server_options).
     std::string reasoning_summary{};
     std::chrono::milliseconds background_duration{30};
@@ -105,7 +106,9 @@ struct decided_answer {
 /** Decides the answer as model_server documents it: the tools' calls (the named one, else the
     first `tool_calls_per_turn` offered, one without parallel calls; arguments from each
     tool's parameters, with `tool_fault`) unless no tool is offered, they are forbidden or the
-    conversation ends with a tool's result; else a schema instance for json_schema,
+    conversation ends with a tool's result; else a call of the answer tool final_result when
+    offered (its arguments made as a json_schema answer, with `answer_fault`); else a schema
+    instance for json_schema,
     `{"answer": <last user text>}` for json_object, or "You said: <last user text>".
 */
 decided_answer decide_answer(const answer_request& request, const generation& options);

@@ -266,6 +266,7 @@ scripted_reply model_server::state::pick_reply(const received_request& request) 
                                             .answer_fault = options.answer_fault,
                                             .answer_fault_rate = options.answer_fault_rate,
                                             .answer_fault_attempts = options.answer_fault_attempts,
+                                            .json_schema_supported = options.json_schema_supported,
                                             .reasoning_summary = options.reasoning_summary,
                                             .background_duration = options.background_duration,
                                             .drop_stream_after_events = options.drop_stream_after_events};

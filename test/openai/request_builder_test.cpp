@@ -360,6 +360,40 @@ TEST(openai_request, text_that_is_not_utf8_is_an_error_naming_where_it_is) {
     EXPECT_EQ(error_of([] { build({user("caf\u00e9 \u20ac \U0001F600 ~/")}); }), "no error");
 }
 
+TEST(openai_request, tool_mode_asks_for_the_format_as_a_forced_call_of_final_result) {
+    const auto format = response_format::json_schema(
+        "person", R"({"type":"object","properties":{},"required":[],"additionalProperties":false})", "Who", true);
+    auto tool_mode = [&](std::optional<tool_choice> choice, std::vector<function_tool> tools = {}) {
+        return build({user("Hi")}, {.response_format = format,
+                                    .structured_output_mode = structured_output_mode::tool,
+                                    .tools = std::move(tools),
+                                    .tool_choice = std::move(choice)});
+    };
+    const auto alone = tool_mode(std::nullopt);
+    EXPECT_FALSE(alone.contains("response_format"));
+    EXPECT_JSON(alone.at("tools"), R"([{"type":"function","function":{"name":"final_result","description":"Who",)"
+                                   R"("parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false},)"
+                                   R"("strict":true}}])");
+    EXPECT_JSON(alone.at("tool_choice"), R"({"type":"function","function":{"name":"final_result"}})");
+
+    const auto tools = forma_openai_test::sample_tools();
+    EXPECT_EQ(tool_mode(std::nullopt, tools).at("tool_choice"), "required"); // the others may come first
+    EXPECT_EQ(tool_mode(tool_choice::automatic(), tools).at("tool_choice"), "required");
+    EXPECT_JSON(tool_mode(tool_choice::none(), tools).at("tool_choice"),
+                R"({"type":"function","function":{"name":"final_result"}})");
+    EXPECT_JSON(tool_mode(tool_choice::function("get_time"), tools).at("tool_choice"),
+                R"({"type":"function","function":{"name":"get_time"}})"); // the caller's choice stays
+    EXPECT_EQ(tool_mode(std::nullopt, tools).at("tools").as_array().size(), tools.size() + 1);
+
+    // Native mode, or a format that is not a JSON Schema, is sent as it is.
+    EXPECT_EQ(build({user("Hi")}, {.response_format = format, .structured_output_mode = structured_output_mode::native})
+                  .at("response_format").at("type"), "json_schema");
+    const auto json_mode = build({user("Hi")}, {.response_format = response_format::json(),
+                                                .structured_output_mode = structured_output_mode::tool});
+    EXPECT_EQ(json_mode.at("response_format").at("type"), "json_object");
+    EXPECT_FALSE(json_mode.contains("tools"));
+}
+
 TEST(openai_request, every_case_of_the_schema_corpus_builds) {
     const auto cases = forma_openai_test::request_cases();
     EXPECT_GE(cases.size(), 30u);

@@ -95,6 +95,13 @@ inline std::vector<request_case> request_cases() {
         {.response_format = response_format::json_schema("person", schema, "A person", true)}, true);
     add("format_json_object_streaming", {user("Give JSON")}, {.response_format = response_format::json()},
         true);
+    add("format_as_tool", {user("Weather in Paris")},
+        {.response_format = response_format::for_type<weather_report>(),
+         .structured_output_mode = structured_output_mode::tool});
+    add("format_as_tool_beside_tools_streaming", {user("Weather in Paris")},
+        {.response_format = response_format::for_type<weather_report>(),
+         .structured_output_mode = structured_output_mode::tool, .tools = sample_tools()},
+        true);
     add("sampling", {user("Write a haiku")},
         {.temperature = 0.2, .top_p = 0.9, .max_output_tokens = 256,
          .stop_sequences = {"\n\n", "END"}, .seed = 42});

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -301,6 +302,45 @@ TEST(responses_stream_parser, a_resumed_stream_knows_its_response_and_finishes_w
     EXPECT_EQ(r.response_id, "resp_1");
     EXPECT_EQ(r.finish_reason, finish_reason::tool_calls()); // the call came before the resumption
     EXPECT_EQ(parser.position(), (responses_token{"resp_1", 22}));
+}
+
+// The text of `updates`, one string per update that has some.
+std::vector<std::string> texts_of(const std::vector<agent_response_update>& updates) {
+    std::vector<std::string> out;
+    for (const agent_response_update& u : updates)
+        if (!u.text().empty()) out.push_back(u.text());
+    return out;
+}
+
+// finished_events() after sequence number `after`, read as structured_output_mode::tool reads
+// them with get_weather in final_result's place (a resumed stream when `after` is set).
+std::vector<agent_response_update> answer_updates(std::optional<std::int64_t> after) {
+    responses_stream_parser parser({.answer_tool = "get_weather"});
+    std::vector<std::string> events = finished_events();
+    if (after) {
+        parser.resume_after({"resp_1", *after});
+        events.erase(events.begin(), events.begin() + *after + 1);
+    }
+    const std::string stream = sse_of(events);
+    return updates_of(std::vector<std::string_view>{stream}, parser);
+}
+
+TEST(responses_stream_parser, the_answer_tools_argument_deltas_are_text) {
+    const auto updates = answer_updates(std::nullopt);
+    EXPECT_EQ(texts_of(updates), (std::vector<std::string>{"Hel", "lo ", "there.", R"({"city":)", R"("Oslo"})"}));
+    const auto r = to_agent_response(updates);
+    for (const auto& m : r.messages)
+        for (const auto& c : m.contents) EXPECT_FALSE(std::holds_alternative<function_call_content>(c));
+    EXPECT_EQ(r.finish_reason, finish_reason::stop());
+}
+
+TEST(responses_stream_parser, a_resumed_stream_hands_out_only_the_answer_text_not_had_yet) {
+    // Resumed before the call's item: all of its arguments.
+    EXPECT_EQ(texts_of(answer_updates(13)), (std::vector<std::string>{R"({"city":)", R"("Oslo"})"}));
+    // After its first delta: the item's start is not seen again, its later deltas come at its end.
+    EXPECT_EQ(texts_of(answer_updates(15)), (std::vector<std::string>{R"("Oslo"})"}));
+    // After its last delta: nothing more.
+    EXPECT_TRUE(texts_of(answer_updates(16)).empty());
 }
 
 TEST(responses_stream_parser, hosted_tools_and_audio_events_are_kept_raw_whatever_their_shape) {

@@ -377,6 +377,35 @@ TEST(openai_stream, tool_calls_pending_at_done_are_handed_out) {
     EXPECT_EQ(call.arguments, (boost::json::object{{"a", 1}}));
 }
 
+TEST(openai_stream, the_answer_tools_argument_deltas_are_text_and_other_calls_stay_calls) {
+    // As in structured_output_mode::tool, with get_weather taking the answer tool's place.
+    const auto updates = updates_of(fixture("streams/tool_calls.sse"), {.answer_tool = "get_weather"});
+    std::vector<std::string> texts;
+    for (const auto& u : updates)
+        for (const auto& c : u.contents)
+            if (const auto* t = std::get_if<text_content>(&c)) texts.push_back(t->text);
+    EXPECT_EQ(texts, (std::vector<std::string>{R"({"city":)", R"("Paris","unit":"c"})"})); // as they came
+    const auto r = to_agent_response(updates);
+    EXPECT_EQ(r.text(), R"({"city":"Paris","unit":"c"})");
+    const auto calls = calls_of(r);
+    ASSERT_EQ(calls.size(), 1u);
+    EXPECT_EQ(calls[0].name, "get_time");
+    EXPECT_EQ(r.finish_reason, finish_reason::tool_calls()); // get_time is still to run
+}
+
+TEST(openai_stream, a_finish_with_only_the_answer_call_is_a_stop) {
+    const auto updates = updates_of(
+        R"(data: {"id":"x","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"c1","function":{"name":"final_result","arguments":""}}]}}]})" "\n\n"
+        R"(data: {"id":"x","created":1,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":1}"}}]}}]})" "\n\n"
+        R"(data: {"id":"x","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})" "\n\n"
+        "data: [DONE]\n\n",
+        {.answer_tool = "final_result"});
+    const auto r = to_agent_response(updates);
+    EXPECT_EQ(r.text(), R"({"a":1})");
+    EXPECT_TRUE(calls_of(r).empty());
+    EXPECT_EQ(r.finish_reason, finish_reason::stop());
+}
+
 TEST(openai_stream, an_oversized_event_is_a_stream_error) {
     const std::string big = "data: {\"id\":\"" + std::string(5000, 'x') + "\"}\n\n";
     try {

@@ -2,6 +2,7 @@
 
 #include <forma/agent/chat_options.hpp>
 #include <forma/agent/output_validator.hpp>
+#include <forma/agent/structured_output_mode.hpp>
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/response_format.hpp>
 
@@ -16,6 +17,12 @@ namespace forma {
 struct agent_run_options {
     /// The format of this run's answer; overrides the agent's. run<T> sets it from T.
     std::optional<forma::response_format> response_format{};
+    /** How this run's JSON Schema format is asked for: as the server's response
+        format (native) or as a forced call of the tool final_result (tool, for
+        servers without JSON Schema formats). Unset: the agent's chat options say,
+        else the client.
+    */
+    std::optional<forma::structured_output_mode> structured_output_mode{};
     /// Resumes or polls a background run.
     std::optional<forma::continuation_token> continuation_token{};
     /// Lets the agent answer with a continuation token instead of waiting.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <forma/agent/structured_output_mode.hpp>
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/response_format.hpp>
 #include <forma/telemetry/trace_parent.hpp>
@@ -28,6 +29,10 @@ struct chat_options {
     std::vector<std::string> stop_sequences{};
     std::optional<std::int64_t> seed{};
     std::optional<forma::response_format> response_format{};
+    /** How a JSON Schema response format is asked for; unset: the client's default
+        (openai::client_options::structured_output_mode, native).
+    */
+    std::optional<forma::structured_output_mode> structured_output_mode{};
     /** Functions the model may call. A chat client sends their declarations; a
         function_invoking_chat_client (which chat_client_agent uses whenever tools
         are present) also runs the calls. Names are unique.

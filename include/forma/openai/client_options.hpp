@@ -1,5 +1,6 @@
 #pragma once
 
+#include <forma/agent/structured_output_mode.hpp>
 #include <forma/net/retry_policy.hpp>
 #include <forma/net/timeouts.hpp>
 
@@ -57,6 +58,11 @@ struct client_options {
     std::size_t max_idle_connections = 8;
 
     std::optional<azure_options> azure{};
+    /** How requests ask for a JSON Schema answer when their chat options do not say:
+        `tool` for servers that call functions but ignore or refuse JSON Schema
+        response formats (see forma::structured_output_mode).
+    */
+    forma::structured_output_mode structured_output_mode = forma::structured_output_mode::native;
 };
 
 } // namespace forma::openai

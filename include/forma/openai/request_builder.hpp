@@ -33,7 +33,10 @@ namespace forma::openai {
       `additional_properties`).
     - `response_format`: `{"type":"text"}`, `{"type":"json_object"}`, or
       `{"type":"json_schema","json_schema":{name, description?, schema, strict?}}`
-      with the caller's schema unchanged.
+      with the caller's schema unchanged. With `structured_output_mode::tool` a
+      `json_schema` format is sent as the tool `final_result` instead (its schema
+      as the parameters) with a tool_choice that makes the model call it (see
+      forma::structured_output_mode); a request tool of that name is an error.
     - `tools` (when there are any): each as `{"type":"function","function":
       {name, description?, parameters, "strict": true when the parameters keep
       OpenAI's strict rules}}`, then `tool_choice` ("auto", "none", "required"

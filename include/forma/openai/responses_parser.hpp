@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace forma::openai {
 
@@ -50,6 +51,11 @@ struct responses_stream_parser_options {
     /// Limits of the SSE parser underneath (the largest event: a `response.completed`
     /// event repeats the whole response).
     net::sse_parser_options sse{};
+    /** A function call item of the tool of this name is the answer
+        (structured_output_mode::tool): its argument deltas come out as text
+        deltas, not as a function call. Empty: none.
+    */
+    std::string answer_tool{};
 };
 
 /** Maps the Responses API's typed server-sent events (`"stream": true`) to
@@ -103,6 +109,7 @@ public:
     void resume_after(const responses_token& at) {
         response_id_ = at.response_id;
         last_sequence_ = at.sequence_number;
+        resumed_ = true;
     }
 
     /// Whether a terminal event has come.
@@ -120,6 +127,16 @@ public:
 private:
     std::optional<agent_response_update> map(std::string_view data);
 
+    /// A function call item, followed when the parser has an answer tool.
+    struct call_item {
+        bool named = false;   // its output_item.added came (a resumed stream may start after it)
+        bool answer = false;  // it calls the answer tool
+        bool streamed = false; // some of its arguments went out as text
+        std::string held;     // deltas of an item not named yet
+    };
+    /// The answer's text an answer tool's call item adds when it is done: what did not go out yet.
+    std::string answer_rest(const std::string& item_id, std::string arguments);
+
     responses_stream_parser_options options_;
     net::sse_parser sse_;
     std::string response_id_;
@@ -131,6 +148,8 @@ private:
     std::size_t events_ = 0; // events read, for error messages
     bool calls_functions_ = false;
     bool finished_ = false;
+    bool resumed_ = false;
+    std::unordered_map<std::string, call_item> call_items_; // by item id
 };
 
 } // namespace forma::openai

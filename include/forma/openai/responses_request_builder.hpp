@@ -27,7 +27,8 @@ namespace forma::openai {
       message id (a response id) is in the history, `previous_response_id` is the
       last such id and only the messages after it are sent.
     - `text.format` from the response format (json_schema with name, schema, strict,
-      description), `tools` as function tools (`strict` as their schema allows),
+      description; in structured_output_mode::tool, the tool `final_result` and a
+      tool_choice naming it instead), `tools` as function tools (`strict` as their schema allows),
       `tool_choice`, `parallel_tool_calls` (with tools only), `max_output_tokens`,
       `temperature`, `top_p`, `reasoning` {effort, summary}, `store`, `metadata`,
       `include` ["reasoning.encrypted_content"], `background` (allow_background_responses),

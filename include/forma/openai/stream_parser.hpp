@@ -24,6 +24,11 @@ struct stream_parser_options {
         representations anyway.
     */
     bool keep_raw_chunks = false;
+    /** A call of the tool of this name is the answer (structured_output_mode::tool):
+        its argument deltas come out as text deltas, not as a function call, and
+        a `tool_calls` finish reason with no other call as `stop`. Empty: none.
+    */
+    std::string answer_tool{};
 };
 
 /** Maps a streamed Chat Completions response (`"stream": true`, server-sent
@@ -95,6 +100,7 @@ private:
         std::string arguments;
     };
 
+    bool is_answer(const pending_call& call) const noexcept;
     void flush_calls(agent_response_update& update);
 
     stream_parser_options options_;

@@ -204,6 +204,10 @@ struct model_server_options {
         question from the other user messages, as a model would read it again.
     */
     std::size_t answer_fault_attempts = std::numeric_limits<std::size_t>::max();
+    /** false: a server with function calling but no structured outputs, as many
+        OpenAI-compatible servers are; a `json_schema` response format gets a 400.
+    */
+    bool json_schema_supported = true;
     /// When not empty, each generated Responses answer starts with a `reasoning` item whose
     /// summary is this text (its words are the usage's reasoning tokens).
     std::string reasoning_summary{};
@@ -236,6 +240,10 @@ struct model_server_options {
     `tool_calls_per_turn` tools offered. Streamed calls are split as
     stream_tool_calls splits them. `tool_fault` injects malformed arguments or an
     unknown tool name. After the tools' results, the answer is generated as above.
+    A tool named "final_result" (forma::structured_output_mode::tool) is the answer:
+    it is called, with a schema instance of its parameters (and `answer_fault`) as
+    arguments, when tool_choice names it, no other tool is offered, or the other
+    tools' results came; other tools are called first.
 
     Responses: a create body's `input` (a string, or items: messages of any role whose
     content is a string or input_text/output_text/input_image parts, function_call and

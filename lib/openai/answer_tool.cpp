@@ -1,0 +1,63 @@
+#include "answer_tool.hpp"
+
+#include <forma/error.hpp>
+#include <forma/tools/function_tool.hpp>
+
+#include <boost/asio/awaitable.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <variant>
+
+namespace forma::openai::detail {
+
+std::string_view answer_tool(const chat_options& options) noexcept {
+    const bool tool_mode = options.structured_output_mode == structured_output_mode::tool;
+    const bool json_schema = options.response_format && options.response_format->kind() == response_format_kind::json_schema;
+    return tool_mode && json_schema ? final_result_tool_name : std::string_view();
+}
+
+chat_options with_answer_tool(const chat_options& options) {
+    const std::string name(final_result_tool_name);
+    if (std::any_of(options.tools.begin(), options.tools.end(), [&](const function_tool& t) { return t.name() == name; }))
+        throw error("chat_options::tools has a tool named \"" + name + "\", the name structured_output_mode::tool "
+                    "gives the tool that carries the answer: rename the tool, or use structured_output_mode::native");
+    const response_format& format = *options.response_format;
+    std::string description = format.description().empty()
+                                  ? "Give your final answer by calling this tool: its arguments are the answer."
+                                  : format.description();
+    chat_options out = options;
+    out.response_format.reset();
+    const bool other_tools = !out.tools.empty();
+    out.tools.emplace_back(name, std::move(description), format.schema(),
+                           [](const tool_invocation&) -> boost::asio::awaitable<boost::json::value> {
+                               // The client reads the call as the answer; no tool loop sees it.
+                               throw std::logic_error("final_result carries the answer and is never run");
+                           });
+    const bool names_another = out.tool_choice && out.tool_choice->mode() == tool_choice_mode::function;
+    if (!names_another)
+        out.tool_choice = other_tools && out.tool_choice != tool_choice::none() ? tool_choice::required()
+                                                                               : tool_choice::function(name);
+    return out;
+}
+
+const chat_options& as_sent(const chat_options& requested, std::optional<chat_options>& storage) {
+    if (answer_tool(requested).empty()) return requested;
+    return storage.emplace(with_answer_tool(requested));
+}
+
+agent_response<> answer_from_call(agent_response<> response, std::string_view tool) {
+    if (tool.empty()) return response;
+    bool calls_left = false;
+    for (chat_message& message : response.messages)
+        for (content& c : message.contents) {
+            auto* call = std::get_if<function_call_content>(&c);
+            if (!call) continue;
+            if (call->name == tool) c = text_content(tool_arguments_text(*call));
+            else calls_left = true;
+        }
+    if (!calls_left && response.finish_reason == finish_reason::tool_calls()) response.finish_reason = finish_reason::stop();
+    return response;
+}
+
+} // namespace forma::openai::detail
