@@ -14,6 +14,8 @@
 #include <variant>
 #include <vector>
 
+// Its own namespace: the binary compiles its sources together (FORMA_UNITY_TESTS).
+namespace partial_reader_test {
 namespace partial_test {
 
 enum class mood { calm, excited, grumpy };
@@ -355,3 +357,4 @@ TEST(partial_reader, finish_answers_as_from_json_does_for_what_the_partial_canno
 }
 
 } // namespace
+} // namespace partial_reader_test

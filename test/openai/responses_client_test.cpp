@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+// Its own namespace: the binary compiles its sources together (FORMA_UNITY_TESTS).
+namespace responses_client_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -487,3 +489,4 @@ TEST_F(responses_over_tls, each_call_of_a_background_run_is_a_span_with_the_resp
 }
 
 } // namespace
+} // namespace responses_client_test

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+// Its own namespace: the binary compiles its sources together (FORMA_UNITY_TESTS).
+namespace responses_request_builder_test {
 namespace {
 
 using namespace forma;
@@ -168,3 +170,4 @@ TEST(responses_request_builder, what_the_api_cannot_take_is_an_error_that_says_s
 }
 
 } // namespace
+} // namespace responses_request_builder_test

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+// Its own namespace: the binary compiles its sources together (FORMA_UNITY_TESTS).
+namespace tool_output_mode_test {
 namespace {
 
 namespace json = boost::json;
@@ -268,3 +270,4 @@ TEST_F(tool_output_mode, the_responses_api_streams_and_answers_whole_alike) {
 }
 
 } // namespace
+} // namespace tool_output_mode_test
