@@ -53,9 +53,9 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
     if (event.type != "message") return std::nullopt;
     if (is_done(event.data)) {
         done_ = true;
-        if (calls_.empty()) return std::nullopt;
         agent_response_update update; // a stream that ended its tool calls without a finish reason
         flush_calls(update);
+        if (update.contents.empty()) return std::nullopt;
         return update;
     }
 
