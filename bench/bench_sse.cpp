@@ -1,7 +1,8 @@
 // SSE streaming: a ~10 MB recorded-style Chat Completions stream, fed in
 // network-sized reads, through the SSE parser alone and through the whole
 // mapping to agent_response_updates; the same answer as a Responses API event
-// stream through its parser. Reports MB/s and events/s.
+// stream through its parser, and as the argument deltas of a final_result call
+// (structured_output_mode::tool). Reports MB/s and events/s.
 
 #include <forma/model.hpp>
 #include <forma/net/sse_parser.hpp>
@@ -120,6 +121,38 @@ const recorded_stream& responses_stream() {
     return s;
 }
 
+// The same answer as structured_output_mode::tool receives it: the argument deltas of a forced
+// call of final_result, one per chunk, in chunks shaped as the chat stream's.
+recorded_stream make_tool_answer_stream(std::size_t deltas) {
+    const std::string head =
+        R"(data: {"id":"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG","object":"chat.completion.chunk",)"
+        R"("created":1741570283,"model":"gpt-4o-2024-08-06","service_tier":"default",)"
+        R"("system_fingerprint":"fp_fc9f1d7035","choices":[{"index":0,"delta":)";
+    recorded_stream s;
+    s.bytes += head + R"({"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_Ab12Cd34Ef56Gh78",)"
+                      R"("type":"function","function":{"name":"final_result","arguments":""}}],"refusal":null},)"
+                      R"("logprobs":null,"finish_reason":null}],"usage":null})" "\n\n";
+    for (std::size_t i = 0; i < deltas; ++i) {
+        const std::string_view token = tokens[i % std::size(tokens)];
+        s.bytes += head;
+        s.bytes += R"({"tool_calls":[{"index":0,"function":{"arguments":")";
+        s.bytes += token;
+        s.bytes += R"("}}]},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":")";
+        s.bytes += pads[i % std::size(pads)];
+        s.bytes += "\"}\n\n";
+        s.text_bytes += unescaped(token);
+    }
+    s.bytes += head + R"({},"logprobs":null,"finish_reason":"stop"}],"usage":null})" "\n\n";
+    s.bytes += "data: [DONE]\n\n";
+    s.events = deltas + 3;
+    return s;
+}
+
+const recorded_stream& tool_answer_stream() {
+    static const recorded_stream s = make_tool_answer_stream(stream().events - 4);
+    return s;
+}
+
 void report(benchmark::State& state, const recorded_stream& s) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * s.bytes.size()));
     state.counters["events/s"] =
@@ -148,6 +181,22 @@ void sse_parse(benchmark::State& state) {
         benchmark::DoNotOptimize(data_bytes);
     }
     report(state, s);
+}
+
+// `s` through `parser` in reads of `read_size`, then finish(): the bytes of text it handed out.
+template <class Parser>
+std::size_t map_text(Parser& parser, const recorded_stream& s, std::size_t read_size) {
+    std::size_t text_bytes = 0;
+    for (std::size_t at = 0; at < s.bytes.size(); at += read_size) {
+        std::string_view read = std::string_view(s.bytes).substr(at, read_size);
+        while (auto update = parser.next(read)) {
+            for (const forma::content& c : update->contents)
+                if (const auto* t = std::get_if<forma::text_content>(&c)) text_bytes += t->text.size();
+            benchmark::DoNotOptimize(*update);
+        }
+    }
+    parser.finish();
+    return text_bytes;
 }
 
 // SSE parse and delta mapping: what a streaming run costs before the caller sees an update.
@@ -264,18 +313,25 @@ void responses_parse_and_map(benchmark::State& state) {
     const std::size_t read_size = static_cast<std::size_t>(state.range(0));
     for (auto _ : state) {
         forma::openai::responses_stream_parser parser;
-        std::size_t text_bytes = 0;
-        for (std::size_t at = 0; at < s.bytes.size(); at += read_size) {
-            std::string_view read = std::string_view(s.bytes).substr(at, read_size);
-            while (auto update = parser.next(read)) {
-                for (const forma::content& c : update->contents)
-                    if (const auto* t = std::get_if<forma::text_content>(&c)) text_bytes += t->text.size();
-                benchmark::DoNotOptimize(*update);
-            }
-        }
-        parser.finish();
+        const std::size_t text_bytes = map_text(parser, s, read_size);
         if (text_bytes != s.text_bytes || text_bytes != stream().text_bytes) {
             state.SkipWithError("the Responses stream did not map to the expected text");
+            break;
+        }
+    }
+    report(state, s);
+}
+
+// structured_output_mode::tool: the answer tool's argument deltas mapped to text deltas.
+// Compared with sse_parse_and_map/typed, the cost of reading the answer from a tool call.
+void tool_answer_parse_and_map(benchmark::State& state) {
+    const recorded_stream& s = tool_answer_stream();
+    const std::size_t read_size = static_cast<std::size_t>(state.range(0));
+    for (auto _ : state) {
+        forma::openai::stream_parser parser({.answer_tool = "final_result"});
+        const std::size_t text_bytes = map_text(parser, s, read_size);
+        if (text_bytes != s.text_bytes || text_bytes != stream().text_bytes) {
+            state.SkipWithError("the tool call did not map to the expected text");
             break;
         }
     }
@@ -291,5 +347,6 @@ BENCHMARK_CAPTURE(sse_parse_and_map, keep_raw_chunks, true)->Arg(1536)->Arg(1638
 BENCHMARK(sse_boost_json_dom_and_map)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(sse_parse_map_and_merge)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(responses_parse_and_map)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
+BENCHMARK(tool_answer_parse_and_map)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -92,7 +92,10 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
                     if (call.function) {
                         if (call.function->name && !call.function->name->empty())
                             pending.name = std::move(*call.function->name);
-                        if (call.function->arguments) pending.arguments += *call.function->arguments;
+                        if (auto& arguments = call.function->arguments) {
+                            if (pending.arguments.empty()) pending.arguments = std::move(*arguments);
+                            else pending.arguments += *arguments;
+                        }
                     }
                     if (is_answer(pending) && !pending.arguments.empty()) {
                         update.contents.emplace_back(text_content(std::move(pending.arguments)));
