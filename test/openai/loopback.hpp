@@ -70,6 +70,17 @@ inline asio::awaitable<std::vector<forma::agent_response_update>> drain(forma::u
     co_return updates;
 }
 
+/// The roles of a response's messages and the kinds of their contents, in one line.
+inline std::string outline(const forma::agent_response<>& r) {
+    std::string out;
+    for (const auto& m : r.messages) {
+        out += m.role.value() + "[";
+        for (const auto& c : m.contents) out += std::string(forma::content_type(c)) + ",";
+        out += "] ";
+    }
+    return out;
+}
+
 inline std::vector<forma::chat_message> ask(std::string text) {
     return {forma::chat_message(forma::chat_role::user(), std::move(text))};
 }

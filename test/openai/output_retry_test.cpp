@@ -20,6 +20,7 @@ namespace {
 
 using forma::testing::scripted_reply;
 namespace json = boost::json;
+using loopback::outline;
 
 struct contact {
     std::string name;
@@ -33,17 +34,6 @@ FORMA_DESCRIBE_FIELDS(contact, (name, .min_length = 2), (age, .minimum = 0, .max
 const std::string good = R"({"name":"Ada Lovelace","age":36,"email":"ada@example.org"})";
 // Three errors: a constraint strict mode does not enforce, a wrong type, a bad format.
 const std::string bad = R"({"name":"A","age":"thirty-six","email":"nobody"})";
-
-// The roles of a response's messages and the kinds of their contents, in one line.
-std::string outline(const forma::agent_response<>& r) {
-    std::string out;
-    for (const auto& m : r.messages) {
-        out += m.role.value() + "[";
-        for (const auto& c : m.contents) out += std::string(forma::content_type(c)) + ",";
-        out += "] ";
-    }
-    return out;
-}
 
 const forma::output_errors_content& errors_in(const forma::chat_message& m) {
     for (const auto& c : m.contents)

@@ -18,6 +18,7 @@ namespace tool_output_mode_test {
 namespace {
 
 namespace json = boost::json;
+using loopback::outline;
 using forma::structured_output_mode;
 
 struct contact {
@@ -41,17 +42,6 @@ struct weather_query {
 BOOST_DESCRIBE_STRUCT(weather_query, (), (city))
 
 const std::string question = "Ada Lovelace, 36, speaks English and French";
-
-// The roles of a response's messages and the kinds of their contents, in one line.
-std::string outline(const forma::agent_response<>& r) {
-    std::string out;
-    for (const auto& m : r.messages) {
-        out += m.role.value() + "[";
-        for (const auto& c : m.contents) out += std::string(forma::content_type(c)) + ",";
-        out += "] ";
-    }
-    return out;
-}
 
 // A response as JSON, without what a stream can't match: raw bodies, times and the server's ids.
 std::string same(forma::agent_response<> r) {
