@@ -44,11 +44,14 @@ std::size_t unescaped(std::string_view t) {
     return n;
 }
 
+// How every chunk of the recorded stream begins, up to its delta.
+const std::string_view chunk_head =
+    R"(data: {"id":"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG","object":"chat.completion.chunk",)"
+    R"("created":1741570283,"model":"gpt-4o-2024-08-06","service_tier":"default",)"
+    R"("system_fingerprint":"fp_fc9f1d7035","choices":[{"index":0,"delta":)";
+
 recorded_stream make_stream(std::size_t target_bytes) {
-    const std::string head =
-        R"(data: {"id":"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG","object":"chat.completion.chunk",)"
-        R"("created":1741570283,"model":"gpt-4o-2024-08-06","service_tier":"default",)"
-        R"("system_fingerprint":"fp_fc9f1d7035","choices":[{"index":0,"delta":)";
+    const std::string head(chunk_head);
     recorded_stream s;
     s.bytes.reserve(target_bytes + 4096);
     s.bytes += head + R"({"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"R"})" "\n\n";
@@ -124,10 +127,7 @@ const recorded_stream& responses_stream() {
 // The same answer as structured_output_mode::tool receives it: the argument deltas of a forced
 // call of final_result, one per chunk, in chunks shaped as the chat stream's.
 recorded_stream make_tool_answer_stream(std::size_t deltas) {
-    const std::string head =
-        R"(data: {"id":"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG","object":"chat.completion.chunk",)"
-        R"("created":1741570283,"model":"gpt-4o-2024-08-06","service_tier":"default",)"
-        R"("system_fingerprint":"fp_fc9f1d7035","choices":[{"index":0,"delta":)";
+    const std::string head(chunk_head);
     recorded_stream s;
     s.bytes += head + R"({"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_Ab12Cd34Ef56Gh78",)"
                       R"("type":"function","function":{"name":"final_result","arguments":""}}],"refusal":null},)"
