@@ -8,6 +8,8 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
 
 #include <gtest/gtest.h>
 
@@ -27,6 +29,13 @@ protected:
     forma::testing::model_server& server(forma::testing::model_server_options options = {}) {
         if (!server_) server_ = std::make_unique<forma::testing::model_server>(io.get_executor(), std::move(options));
         return *server_;
+    }
+
+    /// The JSON bodies of the requests the server received, in order.
+    std::vector<boost::json::object> bodies() {
+        std::vector<boost::json::object> out;
+        for (const auto& r : server().requests()) out.push_back(boost::json::parse(r.body).as_object());
+        return out;
     }
 
     /// Options that reach the server and trust its certificate, with short waits.

@@ -69,11 +69,6 @@ forma::agent_response<> comparable(forma::agent_response<> r) {
 
 class output_retry : public loopback::fixture {
 protected:
-    std::vector<json::object> bodies() {
-        std::vector<json::object> out;
-        for (const auto& r : server().requests()) out.push_back(json::parse(r.body).as_object());
-        return out;
-    }
     // The text of message `i` of a sent chat request.
     static std::string sent_text(const json::object& body, std::size_t i) {
         return std::string(body.at("messages").at(i).at("content").as_string());

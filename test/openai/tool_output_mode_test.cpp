@@ -78,12 +78,6 @@ protected:
         o.structured_output_mode = structured_output_mode::tool;
         return o;
     }
-
-    std::vector<json::object> bodies() {
-        std::vector<json::object> out;
-        for (const auto& r : server().requests()) out.push_back(json::parse(r.body).as_object());
-        return out;
-    }
 };
 
 TEST_F(tool_output_mode, a_server_without_json_schema_answers_through_a_forced_call_of_final_result) {

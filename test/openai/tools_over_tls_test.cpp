@@ -72,13 +72,6 @@ protected:
             return "booked " + b.hotel;
         },
         {.requires_approval = true});
-
-    /// The request bodies the server received.
-    std::vector<json::object> bodies() {
-        std::vector<json::object> out;
-        for (const auto& r : server().requests()) out.push_back(json::parse(r.body).as_object());
-        return out;
-    }
 };
 
 TEST_F(tools_over_tls, a_generated_call_runs_and_its_result_goes_back) {
