@@ -415,7 +415,7 @@ namespace {
 // that starts at `target`. The text before `target` is valid JSON: a value that cannot be
 // skipped holds the target.
 void descend_to(reader& r, const char* target, std::vector<path_segment>& out) {
-    for (;;) {
+    for (std::size_t level = 0;; ++level) {
         r.skip_whitespace();
         if (r.p >= target || r.at_end() || (*r.p != '{' && *r.p != '[')) return;
         const bool object = *r.p == '{';
@@ -431,7 +431,11 @@ void descend_to(reader& r, const char* target, std::vector<path_segment>& out) {
             }
             r.skip_whitespace();
             const char* value = r.p;
-            if (value == target || !r.skip_value() || r.p > target) {
+            // A failed skip leaves the depth of wherever it stopped: each try starts afresh.
+            r.set_depth(level + 1);
+            const bool skipped = value != target && r.skip_value();
+            if (!skipped) r.clear_error();
+            if (!skipped || r.p > target) {
                 out.push_back(std::move(segment));
                 r.p = value;
                 break; // into the value

@@ -152,6 +152,21 @@ TEST(from_json_all_errors, paths_inside_deep_documents_are_found_again_from_the_
     expect_first_is_the_single_error<tree>(json, errors);
 }
 
+// Found by fuzz_from_json: finding a path again skipped each enclosing value of a document
+// cut short, and every failed skip left its depth behind, until a skip before the error
+// failed on depth and the path went into the wrong element.
+TEST(from_json_all_errors, paths_are_found_again_in_a_deep_document_cut_short) {
+    std::string json;
+    for (int level = 0; level < 4; ++level) json += R"({"children":[)";
+    json += R"({"label":"","children":[]},{},)";
+    for (int level = 0; level < 8; ++level) json += R"({"":[)";
+    const auto errors = forma::from_json_errors<tree>(json);
+    ASSERT_GE(errors.size(), 2u);
+    EXPECT_EQ(errors[0].path(), "/children/0/children/0/children/0/children/1");
+    EXPECT_EQ(errors[0].reason(), R"(missing required member "label")");
+    expect_first_is_the_single_error<tree>(json, errors);
+}
+
 TEST(from_json_all_errors, a_wrapped_answer_reports_errors_inside_data) {
     using forma::json_detail::wrapped_errors;
     EXPECT_EQ(described(wrapped_errors<std::vector<int>>(R"({"data":[1,"x",3,"y"]})", {})),
