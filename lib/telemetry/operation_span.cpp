@@ -180,7 +180,7 @@ operation_span::operation_span(trace_parent parent, operation_info info) noexcep
 
         attribute_list& a = s->span.attributes;
         a.reserve(16); // what a typical run sets; more grow the list
-        auto put = [&a]<class V>(const attribute_key& key, V&& value) { a.emplace_back(key, std::forward<V>(value)); };
+        auto put = [&a]<class V>(const attribute_key& key, V&& value) { a.push_back(attribute{key, std::forward<V>(value)}); };
         put(attr::operation_name, std::string(info.operation_name));
         if (!info.provider.name.empty()) put(attr::provider_name, info.provider.name);
         if (!model.empty()) put(attr::request_model, model);

@@ -31,7 +31,7 @@ TEST(model_chat_role, custom_values_are_allowed) {
 }
 
 TEST(model_chat_role, an_empty_role_is_an_error) {
-    EXPECT_THROW(chat_role(std::string()), forma::error);
+    EXPECT_THROW(chat_role{std::string()}, forma::error);
 }
 
 TEST(model_chat_role, json_is_the_plain_string) {
@@ -66,7 +66,7 @@ TEST(model_finish_reason, compares_case_insensitively_and_allows_custom_values) 
     const finish_reason paused(std::string("pause_turn"));
     EXPECT_EQ(paused.value(), "pause_turn");
     EXPECT_NE(paused, finish_reason::stop());
-    EXPECT_THROW(finish_reason(std::string()), forma::error);
+    EXPECT_THROW(finish_reason{std::string()}, forma::error);
 }
 
 TEST(model_finish_reason, json_is_the_plain_string) {

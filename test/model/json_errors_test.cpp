@@ -110,7 +110,7 @@ TEST(model_json_errors, empty_roles_and_tokens) {
     EXPECT_EQ(error_of<continuation_token>("null"), "expected continuation token, got null");
     EXPECT_THROW(continuation_token::parse("null"), json_error);
     EXPECT_THROW(continuation_token::parse("{bad"), json_error);
-    EXPECT_THROW(continuation_token(boost::json::value()), error);
+    EXPECT_THROW(continuation_token{boost::json::value()}, error);
 }
 
 TEST(model_json_errors, long_strings_are_cut_in_messages) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <list>
 #include <random>
 #include <ranges>
@@ -320,29 +321,57 @@ TEST(model_merge, the_builder_merges_one_update_at_a_time) {
     EXPECT_EQ(builder.take().text(), "again");
 }
 
+namespace {
+
+// A single-pass range of updates read from JSON lines, as a stored stream would be read back.
+// (Written out: clang 14 cannot compile libstdc++ 12's views, std::ranges::subrange included.)
+class json_lines {
+public:
+    explicit json_lines(std::istream& in) : in_(&in) { advance(); }
+
+    struct iterator {
+        using value_type = agent_response_update;
+        using difference_type = std::ptrdiff_t;
+        json_lines* lines;
+        const agent_response_update& operator*() const { return lines->current_; }
+        iterator& operator++() {
+            lines->advance();
+            return *this;
+        }
+        void operator++(int) { ++*this; }
+        bool operator==(std::default_sentinel_t) const { return lines->done_; }
+    };
+    iterator begin() { return iterator{this}; }
+    std::default_sentinel_t end() { return {}; }
+
+private:
+    void advance() {
+        std::string line;
+        done_ = !std::getline(*in_, line);
+        if (!done_) current_ = from_text<agent_response_update>(line);
+    }
+    std::istream* in_;
+    agent_response_update current_;
+    bool done_ = false;
+};
+
+} // namespace
+
 TEST(model_merge, accepts_any_input_range) {
     const std::vector<agent_response_update> vec{text_update("a"), text_update("b")};
     const std::list<agent_response_update> list(vec.begin(), vec.end());
     EXPECT_EQ(to_agent_response(vec).text(), "ab");
     EXPECT_EQ(to_agent_response(list).text(), "ab");
-    EXPECT_EQ(to_agent_response(vec | std::views::reverse).text(), "ba");
-    EXPECT_EQ(to_agent_response(std::views::iota(0, 3) | std::views::transform([](int i) {
-                                    return text_update(std::to_string(i));
-                                }))
-                  .text(),
-              "012");
+    EXPECT_EQ(to_agent_response(std::deque<agent_response_update>(vec.rbegin(), vec.rend())).text(), "ba");
+    EXPECT_EQ(to_agent_response(std::span(vec).subspan(1)).text(), "b");
 }
 
-// A single-pass range over JSON lines, as a stored stream would be read back.
 TEST(model_merge, accepts_a_single_pass_input_range) {
     std::istringstream lines(R"({"contents":[{"type":"text","text":"one,"}]})"
                              "\n"
                              R"({"contents":[{"type":"text","text":"two"}]})");
-    auto updates = std::views::istream<std::string>(lines) |
-                   std::views::transform([](const std::string& line) {
-                       return from_text<agent_response_update>(line);
-                   });
-    static_assert(!std::ranges::forward_range<decltype(updates)>);
+    json_lines updates(lines);
+    static_assert(std::ranges::input_range<json_lines> && !std::ranges::forward_range<json_lines>);
     EXPECT_EQ(to_agent_response(updates).text(), "one,two");
 }
 

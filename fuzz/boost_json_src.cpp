@@ -1,2 +1,0 @@
-// Boost.JSON compiled into the fuzz build, with coverage and sanitizers like forma.
-#include <boost/json/src.hpp>
