@@ -1,0 +1,8 @@
+// forma's MCP client: remote tools from Model Context Protocol servers.
+#pragma once
+
+#include <forma/mcp/client.hpp>
+#include <forma/mcp/mcp_error.hpp>
+#include <forma/mcp/stdio_transport.hpp>
+#include <forma/mcp/tools.hpp>
+#include <forma/mcp/transport.hpp>

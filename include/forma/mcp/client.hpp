@@ -1,0 +1,127 @@
+#pragma once
+
+#include <forma/mcp/mcp_error.hpp>
+#include <forma/mcp/transport.hpp>
+#include <forma/model/content.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace forma::mcp {
+
+/// The protocol revision the client asks for first; it also accepts the older ones below.
+inline constexpr const char* latest_protocol_version = "2025-06-18";
+
+/// A `notifications/progress` of a running call.
+struct progress {
+    /// The tool whose call reports it.
+    std::string tool;
+    double value = 0;
+    std::optional<double> total{};
+    std::string message{};
+};
+
+/// A `notifications/message` (the server's log).
+struct log_message {
+    std::string level; ///< "debug" ... "emergency"
+    std::string logger{};
+    boost::json::value data{};
+};
+
+struct client_options {
+    std::string client_name = "forma";
+    std::string client_version = "0.1.0";
+    /// A request not answered within this is cancelled (`notifications/cancelled`) and fails.
+    std::chrono::milliseconds request_timeout{60000};
+    /// How long connect() waits for the whole handshake.
+    std::chrono::milliseconds connect_timeout{30000};
+    /// A tools/list answer past this many tools (over all pages) is an mcp_error.
+    std::size_t max_tools = 1000;
+    /// Called on the client's executor; must not throw.
+    std::function<void(const progress&)> on_progress{};
+    std::function<void(const log_message&)> on_log{};
+    /// The server's tool list changed: list_tools() (or mcp::tools) again to see it.
+    std::function<void()> on_tools_changed{};
+};
+
+/// What the server said about itself in the handshake.
+struct server_info {
+    std::string name;
+    std::string version;
+    std::string protocol_version;
+    boost::json::object capabilities;
+    std::string instructions;
+};
+
+/// One tool as the server lists it.
+struct tool_info {
+    std::string name;
+    std::string title;
+    std::string description;
+    /// The JSON Schema of the arguments, as the server gives it.
+    boost::json::object input_schema;
+    std::optional<boost::json::object> output_schema{};
+    boost::json::object annotations{};
+};
+
+/// The result of a tools/call.
+struct call_result {
+    /// text → text_content, image and audio → data_content, resource links → uri_content,
+    /// embedded resources → text_content or data_content (named by their URI).
+    std::vector<content> contents;
+    /// `structuredContent`, when the tool returned it.
+    std::optional<boost::json::value> structured_content{};
+    /// The tool failed (`isError`): contents say why, for the model to read.
+    bool is_error = false;
+    /// The text of every text content, joined by newlines.
+    std::string text() const;
+};
+
+/** A client of one MCP server (Model Context Protocol, JSON-RPC 2.0) over a transport:
+    the initialize handshake, tools (list and call), ping, and the server's notifications.
+    Requests may overlap; each waits for its own answer. Cancelling a call (the
+    awaiting coroutine's cancellation slot) tells the server (`notifications/cancelled`).
+    Everything runs on `executor`; the client must outlive its operations and close()
+    should be awaited before it is destroyed (the destructor stops the server too).
+*/
+class client {
+public:
+    client(boost::asio::any_io_executor executor, std::unique_ptr<transport> transport, client_options options = {});
+    ~client();
+    client(const client&) = delete;
+    client& operator=(const client&) = delete;
+
+    /// Starts the transport and runs the handshake. @throws mcp_error.
+    boost::asio::awaitable<void> connect();
+    /// Valid after connect().
+    const server_info& server() const noexcept;
+    /// Every tool, all pages. @throws mcp_error.
+    boost::asio::awaitable<std::vector<tool_info>> list_tools();
+    /// Calls a tool. A tool that fails reports it in the result (is_error); a protocol
+    /// error, a timeout or a server that is gone throws mcp_error.
+    boost::asio::awaitable<call_result> call_tool(std::string name, boost::json::object arguments);
+    /// @throws mcp_error when the server does not answer.
+    boost::asio::awaitable<void> ping();
+    /// Fails the requests still waiting, and closes the transport. Never throws.
+    boost::asio::awaitable<void> close();
+
+    /// The server, for messages.
+    std::string describe() const;
+    boost::asio::any_io_executor get_executor() const noexcept;
+
+private:
+    struct state;
+    static boost::asio::awaitable<void> close_state(std::shared_ptr<state> s);
+    std::shared_ptr<state> state_;
+};
+
+} // namespace forma::mcp

@@ -1,0 +1,105 @@
+#include "mcp_contents.hpp"
+
+#include "../detail/json_text.hpp"
+
+#include <boost/json/serialize.hpp>
+
+namespace forma::mcp::detail {
+
+namespace {
+
+namespace json = boost::json;
+
+std::string string_member(const json::object& o, std::string_view key) {
+    const json::value* v = o.if_contains(key);
+    return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+// Base64 data as bytes; text the server calls base64 but is not stays out, said in text instead.
+content binary(const json::object& item, std::string_view data_key, const std::string& name) {
+    const std::string media_type = string_member(item, "mimeType");
+    try {
+        data_content data = data_content::from_base64(string_member(item, data_key), media_type, name);
+        data.raw_representation = item;
+        return data;
+    } catch (const error&) {
+        return text_content("[" + (media_type.empty() ? std::string("binary content") : media_type) +
+                            " that is not valid base64]");
+    }
+}
+
+content read_content(const json::value& value) {
+    if (!value.is_object()) return text_content(lib_detail::valid_utf8(json::serialize(value)));
+    const json::object& item = value.get_object();
+    const std::string type = string_member(item, "type");
+    if (type == "text") {
+        text_content text(string_member(item, "text"));
+        text.raw_representation = item;
+        return text;
+    }
+    if (type == "image" || type == "audio") return binary(item, "data", {});
+    if (type == "resource_link") {
+        uri_content link(string_member(item, "uri"), string_member(item, "mimeType"));
+        link.raw_representation = item;
+        return link;
+    }
+    if (type == "resource") {
+        const json::value* resource = item.if_contains("resource");
+        if (resource && resource->is_object()) {
+            const json::object& r = resource->get_object();
+            if (r.contains("blob")) return binary(r, "blob", string_member(r, "uri"));
+            text_content text(string_member(r, "text"));
+            text.raw_representation = item;
+            return text;
+        }
+    }
+    json::object rest = item;
+    rest.erase("type");
+    for (const char* reserved : {"raw_representation", "additional_properties"}) rest.erase(reserved);
+    return unknown_content(type.empty() ? std::string("mcp_content") : type, std::move(rest));
+}
+
+[[noreturn]] void malformed(const std::string& server, const std::string& what) {
+    throw mcp_error(server + " answered with " + what, server);
+}
+
+} // namespace
+
+call_result read_call_result(const json::object& result, const std::string& server) {
+    call_result out;
+    if (const json::value* content = result.if_contains("content")) {
+        if (!content->is_array()) malformed(server, "a tools/call result whose \"content\" is not an array");
+        for (const json::value& item : content->get_array()) out.contents.push_back(read_content(item));
+    }
+    if (const json::value* structured = result.if_contains("structuredContent"); structured && !structured->is_null()) {
+        out.structured_content = *structured;
+    }
+    if (const json::value* is_error = result.if_contains("isError"); is_error && is_error->is_bool()) {
+        out.is_error = is_error->get_bool();
+    }
+    return out;
+}
+
+tool_info read_tool_info(const json::value& entry, const std::string& server) {
+    if (!entry.is_object()) malformed(server, "a tool that is not a JSON object");
+    const json::object& o = entry.get_object();
+    tool_info tool;
+    tool.name = string_member(o, "name");
+    if (tool.name.empty()) malformed(server, "a tool without a name");
+    tool.title = string_member(o, "title");
+    tool.description = string_member(o, "description");
+    const json::value* schema = o.if_contains("inputSchema");
+    if (!schema || !schema->is_object()) {
+        malformed(server, "the tool \"" + lib_detail::valid_utf8(tool.name) + "\" without an inputSchema object");
+    }
+    tool.input_schema = schema->get_object();
+    if (const json::value* output = o.if_contains("outputSchema"); output && output->is_object()) {
+        tool.output_schema = output->get_object();
+    }
+    if (const json::value* annotations = o.if_contains("annotations"); annotations && annotations->is_object()) {
+        tool.annotations = annotations->get_object();
+    }
+    return tool;
+}
+
+} // namespace forma::mcp::detail

@@ -1,0 +1,290 @@
+// mcp::client over stdio against the official MCP reference server, and against stand-in
+// servers that misbehave (shell scripts).
+#include <forma/mcp.hpp>
+#include <forma/tools/tool_error.hpp>
+
+#include "support/bounded_run.hpp"
+#include "everything_server.hpp"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+namespace json = boost::json;
+using forma::mcp::client;
+using forma::mcp::mcp_error;
+
+namespace {
+
+// Runs `body(c)` with a connected client, closing it afterwards whatever happens.
+template <class T>
+T run_with(forma::mcp::stdio_server server, std::function<asio::awaitable<T>(client&)> body,
+           forma::mcp::client_options options = {}) {
+    asio::io_context io;
+    client c(io.get_executor(), forma::mcp::make_stdio_transport(io.get_executor(), std::move(server)), std::move(options));
+    auto operation = [&]() -> asio::awaitable<T> {
+        std::exception_ptr failure;
+        std::optional<T> value;
+        try {
+            co_await c.connect();
+            value.emplace(co_await body(c));
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        co_await c.close();
+        if (failure) std::rethrow_exception(failure);
+        co_return std::move(*value);
+    };
+    return forma_test::run_bounded(io, operation(), 60s);
+}
+
+std::string thrown_by(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(nothing thrown)";
+}
+
+} // namespace
+
+TEST(mcp_stdio, the_handshake_names_the_server_and_agrees_on_a_protocol_version) {
+    MCP_REQUIRE_EVERYTHING_SERVER();
+    const auto info = run_with<forma::mcp::server_info>(mcp_test::everything_server(), [](client& c) -> asio::awaitable<forma::mcp::server_info> {
+        co_return c.server();
+    });
+    EXPECT_FALSE(info.name.empty());
+    EXPECT_EQ(info.protocol_version, forma::mcp::latest_protocol_version);
+    EXPECT_TRUE(info.capabilities.contains("tools"));
+}
+
+TEST(mcp_stdio, lists_the_reference_servers_tools_with_their_schemas) {
+    MCP_REQUIRE_EVERYTHING_SERVER();
+    const auto tools = run_with<std::vector<forma::mcp::tool_info>>(
+        mcp_test::everything_server(), [](client& c) { return c.list_tools(); });
+    const auto echo = std::find_if(tools.begin(), tools.end(), [](const auto& t) { return t.name == "echo"; });
+    ASSERT_NE(echo, tools.end());
+    EXPECT_FALSE(echo->description.empty());
+    ASSERT_TRUE(echo->input_schema.contains("properties"));
+    EXPECT_TRUE(echo->input_schema.at("properties").as_object().contains("message"));
+    EXPECT_GT(tools.size(), 5u);
+}
+
+TEST(mcp_stdio, calls_return_text_images_and_tool_errors) {
+    MCP_REQUIRE_EVERYTHING_SERVER();
+    struct results {
+        forma::mcp::call_result echo, image, unknown;
+    };
+    const auto r = run_with<results>(mcp_test::everything_server(), [](client& c) -> asio::awaitable<results> {
+        results out;
+        // (Arguments built before co_await: GCC 12 miscompiles braced temporaries in its operand.)
+        const json::object echo_arguments{{"message", "hello forma"}};
+        out.echo = co_await c.call_tool("echo", echo_arguments);
+        out.image = co_await c.call_tool("get-tiny-image", json::object());
+        out.unknown = co_await c.call_tool("no-such-tool", json::object());
+        co_return out;
+    });
+    EXPECT_FALSE(r.echo.is_error);
+    EXPECT_EQ(r.echo.text(), "Echo: hello forma");
+
+    const forma::data_content* png = nullptr;
+    for (const auto& c : r.image.contents) {
+        if (const auto* d = std::get_if<forma::data_content>(&c)) png = d;
+    }
+    ASSERT_NE(png, nullptr);
+    EXPECT_EQ(png->media_type, "image/png");
+    ASSERT_GE(png->data.size(), 8u);
+    EXPECT_EQ(static_cast<unsigned char>(png->data[1]), 'P'); // \x89PNG
+    EXPECT_EQ(static_cast<unsigned char>(png->data[2]), 'N');
+
+    EXPECT_TRUE(r.unknown.is_error);
+    EXPECT_NE(r.unknown.text().find("no-such-tool"), std::string::npos);
+}
+
+TEST(mcp_stdio, progress_notifications_reach_the_caller_during_a_call) {
+    MCP_REQUIRE_EVERYTHING_SERVER();
+    std::vector<forma::mcp::progress> seen;
+    forma::mcp::client_options options;
+    options.on_progress = [&](const forma::mcp::progress& p) { seen.push_back(p); };
+    const auto result = run_with<forma::mcp::call_result>(
+        mcp_test::everything_server(),
+        [](client& c) { return c.call_tool("trigger-long-running-operation", json::object{{"duration", 1}, {"steps", 3}}); },
+        options);
+    EXPECT_FALSE(result.is_error);
+    ASSERT_EQ(seen.size(), 3u);
+    EXPECT_EQ(seen[0].tool, "trigger-long-running-operation");
+    EXPECT_EQ(seen[2].value, 3);
+    EXPECT_EQ(seen[2].total, 3);
+}
+
+TEST(mcp_stdio, a_call_past_its_timeout_fails_and_the_client_goes_on) {
+    MCP_REQUIRE_EVERYTHING_SERVER();
+    forma::mcp::client_options options;
+    options.request_timeout = 300ms;
+    const std::string message = run_with<std::string>(
+        mcp_test::everything_server(),
+        [](client& c) -> asio::awaitable<std::string> {
+            std::string what;
+            const json::object long_run{{"duration", 5}, {"steps", 5}};
+            try {
+                (void)co_await c.call_tool("trigger-long-running-operation", long_run);
+            } catch (const mcp_error& e) {
+                what = e.what();
+            }
+            co_await c.ping(); // still usable: the late answer is expected and dropped
+            const json::object echo_arguments{{"message", "after"}};
+            const auto echo = co_await c.call_tool("echo", echo_arguments);
+            co_return what + "|" + echo.text();
+        },
+        options);
+    EXPECT_NE(message.find("did not answer tools/call within 300 ms"), std::string::npos) << message;
+    EXPECT_NE(message.find("MCP stdio server"), std::string::npos) << message;
+    EXPECT_NE(message.find("|Echo: after"), std::string::npos) << message;
+}
+
+TEST(mcp_stdio, a_cancelled_call_ends_at_once_and_the_client_goes_on) {
+    MCP_REQUIRE_EVERYTHING_SERVER();
+    const auto elapsed = run_with<std::chrono::steady_clock::duration>(
+        mcp_test::everything_server(), [](client& c) -> asio::awaitable<std::chrono::steady_clock::duration> {
+            auto executor = co_await asio::this_coro::executor;
+            asio::cancellation_signal cancel;
+            asio::steady_timer soon(executor, 200ms);
+            soon.async_wait([&](boost::system::error_code) { cancel.emit(asio::cancellation_type::terminal); });
+            const auto start = std::chrono::steady_clock::now();
+            bool aborted = false;
+            const json::object long_run{{"duration", 10}, {"steps", 10}};
+            try {
+                (void)co_await asio::co_spawn(executor, c.call_tool("trigger-long-running-operation", long_run),
+                                              asio::bind_cancellation_slot(cancel.slot(), asio::use_awaitable));
+            } catch (const boost::system::system_error& e) {
+                aborted = e.code() == asio::error::operation_aborted;
+            }
+            const auto elapsed = std::chrono::steady_clock::now() - start;
+            if (!aborted) throw std::runtime_error("the call was not aborted");
+            co_await c.ping();
+            co_return elapsed;
+        });
+    EXPECT_LT(elapsed, 5s);
+}
+
+TEST(mcp_stdio, remote_tools_are_function_tools_that_check_their_arguments_first) {
+    MCP_REQUIRE_EVERYTHING_SERVER();
+    struct outcome {
+        json::value echoed;
+        std::string refused;
+        std::string failed;
+    };
+    const auto r = run_with<outcome>(mcp_test::everything_server(), [](client& c) -> asio::awaitable<outcome> {
+        const std::vector<forma::function_tool> tools = co_await forma::mcp::tools(c);
+        auto tool = [&](std::string_view name) {
+            return *std::find_if(tools.begin(), tools.end(), [&](const auto& t) { return t.name() == name; });
+        };
+        outcome out;
+        const forma::function_tool echo = tool("echo");
+        const forma::function_call_content call("call-1", "echo", json::object());
+        const forma::tool_invocation good{call, R"({"message":"hi"})"};
+        out.echoed = co_await echo.invoke(good);
+        const forma::tool_invocation missing{call, R"({"text":"hi"})"}; // the schema requires "message"
+        try {
+            (void)co_await echo.invoke(missing);
+        } catch (const forma::tool_arguments_error& e) {
+            out.refused = e.what();
+        }
+        const forma::tool_invocation wrong_type{call, R"({"a":"one","b":2})"};
+        try {
+            (void)co_await tool("get-sum").invoke(wrong_type);
+        } catch (const forma::tool_arguments_error& e) {
+            out.failed = e.what();
+        }
+        co_return out;
+    });
+    EXPECT_EQ(r.echoed, json::value("Echo: hi"));
+    EXPECT_NE(r.refused.find("message"), std::string::npos) << r.refused;
+    EXPECT_NE(r.failed.find("/a"), std::string::npos) << r.failed;
+}
+
+TEST(mcp_stdio, no_child_process_is_left_after_close) {
+    MCP_REQUIRE_EVERYTHING_SERVER();
+    const int before = mcp_test::child_processes();
+    (void)run_with<bool>(mcp_test::everything_server(), [](client& c) -> asio::awaitable<bool> {
+        co_await c.ping();
+        co_return true;
+    });
+    EXPECT_EQ(mcp_test::child_processes(), before);
+}
+
+// Stand-in servers: what a broken server does, each a typed error naming the server.
+
+TEST(mcp_stdio_faults, a_server_that_exits_at_once_is_an_error_with_its_stderr) {
+    const std::string what = thrown_by([] {
+        (void)run_with<bool>(mcp_test::shell_server("echo 'cannot open the database' >&2; exit 3"),
+                             [](client&) -> asio::awaitable<bool> { co_return true; });
+    });
+    EXPECT_NE(what.find("MCP stdio server \"/bin/sh -c"), std::string::npos) << what;
+    EXPECT_NE(what.find("closed"), std::string::npos) << what;
+    EXPECT_NE(what.find("cannot open the database"), std::string::npos) << what;
+}
+
+TEST(mcp_stdio_faults, a_program_not_on_path_is_an_error) {
+    const std::string what = thrown_by([] {
+        (void)run_with<bool>({.command = "forma-no-such-mcp-server"}, [](client&) -> asio::awaitable<bool> { co_return true; });
+    });
+    EXPECT_NE(what.find("\"forma-no-such-mcp-server\" is not on PATH"), std::string::npos) << what;
+}
+
+TEST(mcp_stdio_faults, output_that_is_not_json_rpc_is_an_error) {
+    const std::string what = thrown_by([] {
+        (void)run_with<bool>(mcp_test::shell_server("read line; echo 'Server listening on stdout'; exec sleep 5"),
+                             [](client&) -> asio::awaitable<bool> { co_return true; });
+    });
+    EXPECT_NE(what.find("not a JSON-RPC object: \"Server listening on stdout\""), std::string::npos) << what;
+}
+
+TEST(mcp_stdio_faults, an_answer_to_a_request_never_sent_is_an_error) {
+    const std::string what = thrown_by([] {
+        (void)run_with<bool>(
+            mcp_test::shell_server(R"(read line; echo '{"jsonrpc":"2.0","id":99,"result":{}}'; exec sleep 5)"),
+            [](client&) -> asio::awaitable<bool> { co_return true; });
+    });
+    EXPECT_NE(what.find("answered a request it was never sent (id 99)"), std::string::npos) << what;
+}
+
+TEST(mcp_stdio_faults, an_unknown_protocol_version_is_an_error) {
+    const std::string what = thrown_by([] {
+        (void)run_with<bool>(
+            mcp_test::shell_server(
+                R"(read line; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","capabilities":{}}}'; exec sleep 5)"),
+            [](client&) -> asio::awaitable<bool> { co_return true; });
+    });
+    EXPECT_NE(what.find("speaks MCP protocol version \"1999-01-01\""), std::string::npos) << what;
+}
+
+TEST(mcp_stdio_faults, a_server_that_never_answers_times_out_and_is_stopped) {
+    forma::mcp::client_options options;
+    options.connect_timeout = 300ms;
+    const int before = mcp_test::child_processes();
+    // Ignores SIGTERM and its input's end: close() must still end it.
+    const std::string what = thrown_by([&] {
+        (void)run_with<bool>(mcp_test::shell_server("trap '' TERM; exec tail -f /dev/null"),
+                             [](client&) -> asio::awaitable<bool> { co_return true; }, options);
+    });
+    EXPECT_NE(what.find("did not answer initialize within 300 ms"), std::string::npos) << what;
+    EXPECT_EQ(mcp_test::child_processes(), before);
+}
+
+TEST(mcp_stdio_faults, a_message_past_the_size_limit_is_an_error) {
+    auto server = mcp_test::shell_server("read line; head -c 100000 /dev/zero | tr '\\0' 'x'; exec sleep 5");
+    server.max_message_size = 10000;
+    const std::string what = thrown_by([&] {
+        (void)run_with<bool>(server, [](client&) -> asio::awaitable<bool> { co_return true; });
+    });
+    EXPECT_NE(what.find("longer than the limit of 10000 bytes"), std::string::npos) << what;
+}
