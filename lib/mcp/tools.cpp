@@ -8,7 +8,6 @@
 #include "../detail/json_text.hpp"
 
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 
 namespace forma::mcp {
 
