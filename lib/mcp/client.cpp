@@ -77,19 +77,22 @@ struct client::state : std::enable_shared_from_this<state> {
         return mcp_error(name + ": " + what, name, code);
     }
 
-    // Ends every waiting request with `why`; later requests fail at once.
+    // Ends every waiting request with `why` (said of the server); later requests fail at once.
     void break_connection(const std::string& why) {
-        if (!broken) {
-            std::string message = why;
-            if (const std::string tail = closed ? std::string() : link->diagnostics(); !tail.empty()) {
-                message += "; its stderr ends with: " + tail;
-            }
-            broken = message;
+        std::string message = name + ": " + why;
+        if (const std::string tail = closed ? std::string() : link->diagnostics(); !tail.empty()) {
+            message += "; its stderr ends with: " + tail;
         }
+        break_connection_with(std::move(message));
+    }
+
+    // The same, with a whole message that names the server already (the transport's).
+    void break_connection_with(std::string message) {
+        if (!broken) broken = std::move(message);
         for (auto& [id, request] : pending) {
             if (request->answered) continue;
             request->answered = true;
-            request->failure = failure(*broken);
+            request->failure = mcp_error(*broken, name);
             request->signal.cancel();
         }
     }
@@ -110,7 +113,7 @@ struct client::state : std::enable_shared_from_this<state> {
             try {
                 co_await self->link->send(std::move(message));
             } catch (const mcp_error& e) {
-                self->break_connection(e.what());
+                self->break_connection_with(e.what());
             } catch (const std::exception& e) {
                 self->break_connection(std::string("sending failed: ") + e.what());
             }
@@ -131,7 +134,7 @@ struct client::state : std::enable_shared_from_this<state> {
                 if (self->broken) co_return;
             }
         } catch (const mcp_error& e) {
-            self->break_connection(std::string(e.what()));
+            self->break_connection_with(e.what());
         } catch (const std::exception& e) {
             self->break_connection(self->closed ? "the client was closed" : std::string("reading failed: ") + e.what());
         }
@@ -231,8 +234,9 @@ struct client::state : std::enable_shared_from_this<state> {
     // cancel it on the server too.
     asio::awaitable<json::value> request(std::string method, json::object params, std::chrono::milliseconds timeout,
                                          std::string tool = {}) {
+        const auto keep_alive = shared_from_this(); // the frame may outlive the client
         if (closed) throw failure("the client is closed");
-        if (broken) throw failure(*broken);
+        if (broken) throw mcp_error(*broken, name);
         if (!connected && method != "initialize") throw failure("connect() was not called, or did not succeed");
         const std::int64_t id = next_id++;
         auto waiting = std::make_shared<pending_request>(executor);

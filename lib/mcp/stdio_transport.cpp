@@ -66,6 +66,9 @@ struct child_state {
     asio::readable_pipe errors;
     std::optional<bp::process> process;
     std::string stderr_tail;
+    bool stderr_ended = false;
+    // Cancelled when stderr ends: errors wait for it (bounded), so that they carry its tail.
+    asio::steady_timer stderr_end{input.get_executor(), asio::steady_timer::time_point::max()};
 };
 
 asio::awaitable<void> keep_stderr(std::shared_ptr<child_state> child, std::size_t kept) {
@@ -76,7 +79,11 @@ asio::awaitable<void> keep_stderr(std::shared_ptr<child_state> child, std::size_
             co_await child->errors.async_read_some(asio::buffer(chunk), asio::redirect_error(asio::use_awaitable, ec));
         child->stderr_tail.append(chunk, n);
         if (child->stderr_tail.size() > kept) child->stderr_tail.erase(0, child->stderr_tail.size() - kept);
-        if (ec) co_return;
+        if (ec) {
+            child->stderr_ended = true;
+            child->stderr_end.cancel();
+            co_return;
+        }
     }
 }
 
@@ -130,7 +137,10 @@ public:
         boost::system::error_code ec;
         co_await asio::async_write(child_->input, asio::buffer(message), asio::redirect_error(asio::use_awaitable, ec));
         if (ec == asio::error::operation_aborted) throw boost::system::system_error(ec);
-        if (ec) throw mcp_error(describe() + " stopped reading its input (" + ec.message() + ")" + stderr_note(), describe());
+        if (ec) {
+            co_await await_stderr_end();
+            throw mcp_error(describe() + " stopped reading its input (" + ec.message() + ")" + stderr_note(), describe());
+        }
     }
 
     asio::awaitable<std::optional<std::string>> receive() override {
@@ -157,6 +167,7 @@ public:
             buffer_.append(chunk, n);
             if (ec == asio::error::operation_aborted) throw boost::system::system_error(ec);
             if (ec == asio::error::eof) {
+                co_await await_stderr_end(); // so that diagnostics() has what the server said
                 if (buffer_.find_first_not_of(" \t\r\n") != std::string::npos) {
                     throw mcp_error(describe() + " closed its output in the middle of a message" + stderr_note(), describe());
                 }
@@ -197,6 +208,15 @@ private:
         (void)exit_code;
         (void)timer_error;
         co_return order[0] == 0 && !wait_error;
+    }
+
+    // Waits up to a second for the server's stderr to end (it does when the server exits).
+    asio::awaitable<void> await_stderr_end() {
+        if (child_->stderr_ended) co_return;
+        asio::steady_timer limit(executor_, std::chrono::seconds(1));
+        (void)co_await asio::experimental::make_parallel_group(child_->stderr_end.async_wait(asio::deferred),
+                                                               limit.async_wait(asio::deferred))
+            .async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
     }
 
     std::string stderr_note() const {
