@@ -312,6 +312,7 @@ asio::awaitable<void> client::connect() {
     if (const json::value* text = result.if_contains("instructions"); text && text->is_string()) {
         info.instructions = lib_detail::valid_utf8(text->get_string());
     }
+    s.link->use_protocol_version(info.protocol_version);
     s.server = std::move(info);
     s.connected = true;
     s.post({{"method", "notifications/initialized"}});

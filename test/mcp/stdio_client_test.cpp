@@ -3,8 +3,9 @@
 #include <forma/mcp.hpp>
 #include <forma/tools/tool_error.hpp>
 
-#include "support/bounded_run.hpp"
+#include "client_runner.hpp"
 #include "everything_server.hpp"
+#include "support/bounded_run.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -23,36 +24,17 @@ using forma::mcp::mcp_error;
 
 namespace {
 
-// Runs `body(c)` with a connected client, closing it afterwards whatever happens.
+// Runs `body(c)` with a client of the stdio server `server`.
 template <class T>
 T run_with(forma::mcp::stdio_server server, std::function<asio::awaitable<T>(client&)> body,
            forma::mcp::client_options options = {}) {
     asio::io_context io;
-    client c(io.get_executor(), forma::mcp::make_stdio_transport(io.get_executor(), std::move(server)), std::move(options));
-    auto operation = [&]() -> asio::awaitable<T> {
-        std::exception_ptr failure;
-        std::optional<T> value;
-        try {
-            co_await c.connect();
-            value.emplace(co_await body(c));
-        } catch (...) {
-            failure = std::current_exception();
-        }
-        co_await c.close();
-        if (failure) std::rethrow_exception(failure);
-        co_return std::move(*value);
-    };
-    return forma_test::run_bounded(io, operation(), 60s);
+    return mcp_test::run_client<T>(
+        io, [&](asio::any_io_executor ex) { return forma::mcp::make_stdio_transport(ex, server); }, std::move(body),
+        std::move(options));
 }
 
-std::string thrown_by(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "(nothing thrown)";
-}
+using mcp_test::thrown_by;
 
 } // namespace
 

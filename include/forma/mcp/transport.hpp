@@ -26,6 +26,9 @@ public:
     /// moment, then terminates it). Never throws; safe to call twice.
     virtual boost::asio::awaitable<void> close() = 0;
 
+    /// The handshake agreed on `version`; a transport that says it on each request (HTTP) keeps it.
+    virtual void use_protocol_version(const std::string& version) { (void)version; }
+
     /// The server for messages, e.g. `stdio server "node index.js"`.
     virtual std::string describe() const = 0;
     /// What the server said about its failure (a stdio server's last stderr lines); may be empty.

@@ -1,0 +1,340 @@
+// The MCP Streamable HTTP transport: each message is POSTed; answers come back as a JSON body
+// or as an SSE stream, which a reader of its own hands to receive().
+#include <forma/mcp/http_transport.hpp>
+#include <forma/mcp/mcp_error.hpp>
+#include <forma/net/sse_parser.hpp>
+#include <forma/net/transport_error.hpp>
+
+#include "../detail/json_text.hpp"
+#include "../net/http_connection.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <deque>
+#include <optional>
+#include <set>
+
+namespace forma::mcp {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+using net::detail::exchange_limits;
+using net::detail::header_list;
+using net::detail::http_connection;
+using net::detail::http_response_head;
+
+constexpr std::size_t max_idle_connections = 4;
+constexpr std::size_t error_excerpt = 300;
+constexpr auto delete_timeout = std::chrono::seconds(2);
+
+bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
+    return text.size() >= prefix.size() &&
+           std::equal(prefix.begin(), prefix.end(), text.begin(),
+                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
+}
+
+// A session id must be visible ASCII (MCP, "Session Management").
+bool is_visible_ascii(std::string_view text) {
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x21 && c <= 0x7e; });
+}
+
+struct opened {
+    std::unique_ptr<http_connection> connection;
+    http_response_head head;
+};
+
+// What the transport shares with the readers of its answer streams, which may outlive it.
+struct http_link : std::enable_shared_from_this<http_link> {
+    http_link(asio::any_io_executor ex, http_server s)
+        : executor(std::move(ex)), options(std::move(s)), server(net::parse_base_url(options.url)),
+          target(server.path.empty() ? "/" : server.path), name("MCP server at " + lib_detail::valid_utf8(options.url)),
+          arrived(executor, asio::steady_timer::time_point::max()) {
+        if (server.tls) {
+            tls = net::detail::make_tls_client_context(
+                {.verify_peer = options.verify_peer, .ca_file = options.ca_file, .ca_certificates = options.ca_certificates});
+        }
+    }
+
+    asio::any_io_executor executor;
+    http_server options;
+    net::base_url server;
+    std::string target;
+    std::string name;
+    std::shared_ptr<ssl_ctx_st> tls;
+    std::string session_id;
+    std::string protocol_version;
+    std::vector<std::unique_ptr<http_connection>> idle;
+    std::set<http_connection*> streams; // answer streams being read; close() ends them
+    std::deque<std::string> inbox;
+    std::optional<mcp_error> failure;
+    asio::steady_timer arrived; // cancelled when a message or a failure arrives
+    int posts_answered = 0;
+    bool listening = false;
+    bool closed = false;
+
+    mcp_error error(const std::string& what) const { return mcp_error(name + ": " + what, name); }
+
+    void deliver(std::string message) {
+        inbox.push_back(std::move(message));
+        arrived.cancel();
+    }
+
+    void fail(mcp_error e) {
+        if (!failure && !closed) failure = std::move(e);
+        arrived.cancel();
+    }
+
+    // The messages of a JSON body: one message, or a batch of them.
+    void deliver_body(std::string body) {
+        const auto first = body.find_first_not_of(" \t\r\n");
+        if (first == std::string::npos) return;
+        if (body[first] != '[') {
+            deliver(std::move(body));
+            return;
+        }
+        boost::system::error_code ec;
+        const json::value batch = json::parse(body, ec);
+        if (ec || !batch.is_array()) {
+            deliver(std::move(body)); // the client reports what is wrong with it
+            return;
+        }
+        for (const json::value& message : batch.get_array()) deliver(json::serialize(message));
+    }
+
+    header_list request_headers() const {
+        header_list headers(options.headers.begin(), options.headers.end());
+        if (!session_id.empty()) headers.emplace_back("Mcp-Session-Id", session_id);
+        if (!protocol_version.empty()) headers.emplace_back("MCP-Protocol-Version", protocol_version);
+        return headers;
+    }
+
+    exchange_limits head_limits() const {
+        net::timeouts limits = options.timeouts;
+        limits.total = std::chrono::milliseconds::zero();
+        return {limits, std::nullopt};
+    }
+
+    // A streamed answer may be silent while the server works; the client's request timeout bounds it.
+    exchange_limits stream_limits() const {
+        exchange_limits limits = head_limits();
+        limits.limits.idle = std::chrono::milliseconds::zero();
+        return limits;
+    }
+
+    std::unique_ptr<http_connection> take() {
+        while (!idle.empty()) {
+            auto connection = std::move(idle.back());
+            idle.pop_back();
+            if (connection->is_open()) return connection;
+        }
+        return std::make_unique<http_connection>(executor, server, tls);
+    }
+
+    void give_back(std::unique_ptr<http_connection> connection) {
+        if (!closed && connection->reusable() && idle.size() < max_idle_connections) idle.push_back(std::move(connection));
+    }
+
+    // Sends a request and reads its head. A kept connection the server has closed meanwhile is
+    // replaced once; nothing else is sent twice.
+    asio::awaitable<opened> open(std::string_view method, std::string_view body, std::string_view accept,
+                                 const exchange_limits& limits) {
+        const header_list headers = request_headers();
+        const net::detail::http_request request{
+            .method = method, .target = target, .accept = accept, .headers = &headers, .body = body};
+        for (bool retried = false;;) {
+            auto connection = take();
+            const bool reused = connection->is_open();
+            try {
+                co_await connection->connect(limits);
+                http_response_head head = co_await connection->send(request, limits);
+                co_return opened{std::move(connection), std::move(head)};
+            } catch (const transport_error& e) {
+                if (!(reused && !retried && e.before_response() && e.kind() == transport_error_kind::closed)) {
+                    throw error(std::string("the request failed: ") + e.what());
+                }
+                retried = true;
+            }
+        }
+    }
+
+    // Takes the session id the server gave (in the answer to initialize).
+    void keep_session(const http_response_head& head) {
+        const std::string_view id = head.header("Mcp-Session-Id");
+        if (id.empty() || !session_id.empty()) return;
+        if (!is_visible_ascii(id)) throw error("gave a session id that is not visible ASCII");
+        session_id = std::string(id);
+    }
+
+    // The body of an answer that is not 2xx, for its error.
+    asio::awaitable<std::string> error_text(opened& answer) {
+        std::string text;
+        try {
+            text = co_await answer.connection->read_body(error_excerpt * 4, head_limits());
+        } catch (const transport_error&) {
+            // The status says enough.
+        }
+        if (text.size() > error_excerpt) text.resize(error_excerpt);
+        text = lib_detail::valid_utf8(text);
+        co_return text.empty() ? std::string() : ": " + text;
+    }
+
+    static asio::awaitable<void> read_stream(std::shared_ptr<http_link> self, std::unique_ptr<http_connection> connection,
+                                             bool server_stream) {
+        // Unlisted however the frame ends, destroyed unresumed included (the io_context's shutdown).
+        struct listed {
+            http_link& link;
+            http_connection* stream;
+            ~listed() { link.streams.erase(stream); }
+        } listing{*self, connection.get()};
+        self->streams.insert(listing.stream);
+        net::sse_parser parser({.max_event_size = self->options.max_message_size});
+        std::optional<std::string> broken;
+        try {
+            for (;;) {
+                const std::string_view bytes = co_await connection->read_some(self->stream_limits());
+                if (bytes.empty()) break;
+                parser.feed(bytes, [&](const net::sse_event& event) {
+                    if (event.type == "message" && !event.data.empty()) self->deliver(event.data);
+                });
+            }
+        } catch (const std::exception& e) {
+            broken = e.what();
+        }
+        if (!broken) {
+            self->give_back(std::move(connection));
+        } else if (!self->closed && !server_stream) {
+            // The server's own stream may end at any time; an answer's stream may not.
+            self->fail(self->error("the connection broke while an answer was streamed (" + lib_detail::valid_utf8(*broken) + ")"));
+        }
+    }
+
+    // The stream of the server's own messages (HTTP GET), where it offers one.
+    static asio::awaitable<void> listen(std::shared_ptr<http_link> self) {
+        try {
+            opened answer = co_await self->open("GET", {}, "text/event-stream", self->head_limits());
+            if (answer.head.status == 200 && starts_with_ignoring_case(answer.head.header("Content-Type"), "text/event-stream")) {
+                co_await read_stream(self, std::move(answer.connection), true);
+            }
+        } catch (const std::exception&) {
+            // No stream of its own (405) or none now: answers still come on the POSTs.
+        }
+    }
+
+    asio::awaitable<void> post(std::string message) {
+        if (closed) throw error("the transport is closed");
+        if (failure) throw *failure;
+        opened answer = co_await open("POST", message, "application/json, text/event-stream", head_limits());
+        const unsigned status = answer.head.status;
+        if (status == 404 && !session_id.empty()) {
+            throw error("ended the session (HTTP 404): connect a new client to start another");
+        }
+        if (status / 100 != 2) {
+            throw error("answered HTTP " + std::to_string(status) + co_await error_text(answer));
+        }
+        keep_session(answer.head);
+        if (status == 200 && starts_with_ignoring_case(answer.head.header("Content-Type"), "text/event-stream")) {
+            asio::co_spawn(executor, read_stream(shared_from_this(), std::move(answer.connection), false), asio::detached);
+        } else {
+            std::string body;
+            try {
+                body = co_await answer.connection->read_body(options.max_message_size, head_limits());
+            } catch (const transport_error& e) {
+                throw error(std::string("the answer could not be read: ") + e.what());
+            }
+            give_back(std::move(answer.connection));
+            if (status == 200) deliver_body(std::move(body));
+        }
+        // The first POST is initialize, the second the notification that ends the handshake.
+        if (++posts_answered == 2 && options.listen && !listening && !session_id.empty()) {
+            listening = true;
+            asio::co_spawn(executor, listen(shared_from_this()), asio::detached);
+        }
+    }
+
+    asio::awaitable<std::optional<std::string>> next_message() {
+        for (;;) {
+            if (!inbox.empty()) {
+                std::string message = std::move(inbox.front());
+                inbox.pop_front();
+                co_return message;
+            }
+            if (failure) throw *failure;
+            if (closed) co_return std::nullopt;
+            arrived.expires_at(asio::steady_timer::time_point::max());
+            boost::system::error_code ec;
+            co_await arrived.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        }
+    }
+
+    void stop_streams() {
+        closed = true;
+        for (http_connection* stream : streams) stream->close();
+        idle.clear();
+        arrived.cancel();
+    }
+
+    // Ends the session on the server (it may refuse: 405), within a short limit.
+    asio::awaitable<void> end_session() {
+        if (session_id.empty()) co_return;
+        exchange_limits limits = head_limits();
+        limits.limits.idle = std::min<std::chrono::milliseconds>(limits.limits.idle, delete_timeout);
+        limits.deadline = std::chrono::steady_clock::now() + delete_timeout;
+        try {
+            opened answer = co_await open("DELETE", {}, "application/json", limits);
+            answer.connection->close();
+        } catch (const std::exception&) {
+            // The server is gone or busy: the session ends when it forgets it.
+        }
+    }
+};
+
+class http_transport final : public transport {
+public:
+    http_transport(asio::any_io_executor executor, http_server server)
+        : link_(std::make_shared<http_link>(std::move(executor), std::move(server))) {}
+
+    ~http_transport() override { link_->stop_streams(); }
+
+    asio::awaitable<void> start() override { co_return; } // the first POST connects
+
+    asio::awaitable<void> send(std::string message) override {
+        const auto keep_alive = link_;
+        co_await keep_alive->post(std::move(message));
+    }
+
+    asio::awaitable<std::optional<std::string>> receive() override {
+        const auto keep_alive = link_;
+        co_return co_await keep_alive->next_message();
+    }
+
+    asio::awaitable<void> close() override {
+        const auto keep_alive = link_;
+        if (keep_alive->closed) co_return;
+        keep_alive->stop_streams();
+        co_await keep_alive->end_session();
+    }
+
+    void use_protocol_version(const std::string& version) override { link_->protocol_version = version; }
+
+    std::string describe() const override { return link_->name; }
+
+private:
+    std::shared_ptr<http_link> link_;
+};
+
+} // namespace
+
+std::unique_ptr<transport> make_http_transport(boost::asio::any_io_executor executor, http_server server) {
+    return std::make_unique<http_transport>(std::move(executor), std::move(server));
+}
+
+} // namespace forma::mcp
