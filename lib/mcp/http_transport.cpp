@@ -6,7 +6,7 @@
 #include <forma/net/transport_error.hpp>
 
 #include "../detail/json_text.hpp"
-#include "../net/http_connection.hpp"
+#include "../net/connection_pool.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -31,8 +31,8 @@ using net::detail::exchange_limits;
 using net::detail::header_list;
 using net::detail::http_connection;
 using net::detail::http_response_head;
+using opened = net::detail::connection_pool::opened;
 
-constexpr std::size_t max_idle_connections = 4;
 constexpr std::size_t error_excerpt = 300;
 constexpr auto delete_timeout = std::chrono::seconds(2);
 
@@ -47,21 +47,17 @@ bool is_visible_ascii(std::string_view text) {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x21 && c <= 0x7e; });
 }
 
-struct opened {
-    std::unique_ptr<http_connection> connection;
-    http_response_head head;
-};
-
 // What the transport shares with the readers of its answer streams, which may outlive it.
 struct http_link : std::enable_shared_from_this<http_link> {
     http_link(asio::any_io_executor ex, http_server s)
         : executor(std::move(ex)), options(std::move(s)), server(net::parse_base_url(options.url)),
           target(server.path.empty() ? "/" : server.path), name("MCP server at " + lib_detail::valid_utf8(options.url)),
-          arrived(executor, asio::steady_timer::time_point::max()) {
-        if (server.tls) {
-            tls = net::detail::make_tls_client_context(
-                {.verify_peer = options.verify_peer, .ca_file = options.ca_file, .ca_certificates = options.ca_certificates});
-        }
+          connections(executor, server, tls_context(server, options)), arrived(executor, asio::steady_timer::time_point::max()) {}
+
+    static std::shared_ptr<ssl_ctx_st> tls_context(const net::base_url& server, const http_server& options) {
+        if (!server.tls) return nullptr;
+        return net::detail::make_tls_client_context(
+            {.verify_peer = options.verify_peer, .ca_file = options.ca_file, .ca_certificates = options.ca_certificates});
     }
 
     asio::any_io_executor executor;
@@ -69,10 +65,9 @@ struct http_link : std::enable_shared_from_this<http_link> {
     net::base_url server;
     std::string target;
     std::string name;
-    std::shared_ptr<ssl_ctx_st> tls;
+    net::detail::connection_pool connections;
     std::string session_id;
     std::string protocol_version;
-    std::vector<std::unique_ptr<http_connection>> idle;
     std::set<http_connection*> streams; // answer streams being read; close() ends them
     std::deque<std::string> inbox;
     std::optional<mcp_error> failure;
@@ -130,39 +125,16 @@ struct http_link : std::enable_shared_from_this<http_link> {
         return limits;
     }
 
-    std::unique_ptr<http_connection> take() {
-        while (!idle.empty()) {
-            auto connection = std::move(idle.back());
-            idle.pop_back();
-            if (connection->is_open()) return connection;
-        }
-        return std::make_unique<http_connection>(executor, server, tls);
-    }
-
-    void give_back(std::unique_ptr<http_connection> connection) {
-        if (!closed && connection->reusable() && idle.size() < max_idle_connections) idle.push_back(std::move(connection));
-    }
-
-    // Sends a request and reads its head. A kept connection the server has closed meanwhile is
-    // replaced once; nothing else is sent twice.
+    // Sends a request and reads its head.
     asio::awaitable<opened> open(std::string_view method, std::string_view body, std::string_view accept,
                                  const exchange_limits& limits) {
         const header_list headers = request_headers();
         const net::detail::http_request request{
             .method = method, .target = target, .accept = accept, .headers = &headers, .body = body};
-        for (bool retried = false;;) {
-            auto connection = take();
-            const bool reused = connection->is_open();
-            try {
-                co_await connection->connect(limits);
-                http_response_head head = co_await connection->send(request, limits);
-                co_return opened{std::move(connection), std::move(head)};
-            } catch (const transport_error& e) {
-                if (!(reused && !retried && e.before_response() && e.kind() == transport_error_kind::closed)) {
-                    throw error(std::string("the request failed: ") + e.what());
-                }
-                retried = true;
-            }
+        try {
+            co_return co_await connections.open(request, limits);
+        } catch (const transport_error& e) {
+            throw error(std::string("the request failed: ") + e.what());
         }
     }
 
@@ -210,7 +182,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
             broken = e.what();
         }
         if (!broken) {
-            self->give_back(std::move(connection));
+            self->connections.give_back(std::move(connection));
         } else if (!self->closed && !server_stream) {
             // The server's own stream may end at any time; an answer's stream may not.
             self->fail(self->error("the connection broke while an answer was streamed (" + lib_detail::valid_utf8(*broken) + ")"));
@@ -250,7 +222,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
             } catch (const transport_error& e) {
                 throw error(std::string("the answer could not be read: ") + e.what());
             }
-            give_back(std::move(answer.connection));
+            connections.give_back(std::move(answer.connection));
             if (status == 200) deliver_body(std::move(body));
         }
         // The first POST is initialize, the second the notification that ends the handshake.
@@ -278,7 +250,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
     void stop_streams() {
         closed = true;
         for (http_connection* stream : streams) stream->close();
-        idle.clear();
+        connections.close();
         arrived.cancel();
     }
 
