@@ -210,7 +210,8 @@ struct http_link : std::enable_shared_from_this<http_link> {
             throw error("ended the session (HTTP 404): connect a new client to start another");
         }
         if (status / 100 != 2) {
-            throw error("answered HTTP " + std::to_string(status) + co_await error_text(answer));
+            const std::string said = co_await error_text(answer);
+            throw error("answered HTTP " + std::to_string(status) + said);
         }
         keep_session(answer.head);
         if (status == 200 && starts_with_ignoring_case(answer.head.header("Content-Type"), "text/event-stream")) {

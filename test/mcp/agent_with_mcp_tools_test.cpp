@@ -6,6 +6,11 @@
 
 #include "everything_server.hpp"
 #include "openai/loopback.hpp"
+#include "telemetry/span_reading.hpp"
+
+#include <forma/middleware/agent_builder.hpp>
+#include <forma/telemetry/gen_ai.hpp>
+#include <forma/telemetry/in_memory_exporter.hpp>
 
 #include <boost/describe.hpp>
 
@@ -76,6 +81,43 @@ TEST_F(agent_with_mcp_tools, remote_and_local_tools_run_in_one_turn) {
     const auto& messages = sent[1].at("messages").as_array();
     EXPECT_EQ(messages.at(2).at("tool_call_id"), "call_1");
     EXPECT_EQ(messages.at(2).at("content"), "Echo: from the model");
+}
+
+TEST_F(agent_with_mcp_tools, a_remote_call_over_http_is_an_execute_tool_span_under_the_run) {
+    MCP_REQUIRE_EVERYTHING_SERVER();
+    namespace attr = forma::telemetry::gen_ai::attr;
+    auto everything = mcp_test::everything_http_server();
+    forma::mcp::client remote(io.get_executor(), forma::mcp::make_http_transport(io.get_executor(), {.url = everything.url("/mcp")}));
+    const std::vector<forma::function_tool> tools = run([&]() -> boost::asio::awaitable<std::vector<forma::function_tool>> {
+        co_await remote.connect();
+        co_return co_await forma::mcp::tools(remote);
+    }());
+
+    auto& s = server();
+    const std::vector<scripted_tool_call> calls{{"call_1", "echo", R"({"message":"traced"})"}};
+    s.enqueue(scripted_reply::tool_calls(calls));
+    s.enqueue(scripted_reply::completion("Done."));
+    forma::openai::chat_client client(io.get_executor(), options_for(s));
+    auto memory = std::make_shared<forma::telemetry::in_memory_exporter>();
+    auto agent = forma::agent_builder(std::make_shared<forma::chat_client_agent>(
+                                          client, forma::chat_client_agent_options{.name = "traced", .tools = tools}))
+                     .use_telemetry({.exporter = memory, .sensitive_data = true})
+                     .build();
+    EXPECT_EQ(run(agent->run("Echo it")).text(), "Done.");
+    run([&]() -> boost::asio::awaitable<bool> {
+        co_await remote.close();
+        co_return true;
+    }());
+
+    const auto spans = memory->spans();
+    const auto tool_span = std::find_if(spans.begin(), spans.end(), [](const auto& sp) { return sp.name == "execute_tool echo"; });
+    ASSERT_NE(tool_span, spans.end());
+    const auto run_span = std::find_if(spans.begin(), spans.end(), [](const auto& sp) { return sp.name == "invoke_agent traced"; });
+    ASSERT_NE(run_span, spans.end());
+    EXPECT_EQ(tool_span->parent_span_id, run_span->context.span_id);
+    EXPECT_EQ(span_reading::text(*tool_span, attr::tool_call_id), std::string("call_1"));
+    EXPECT_EQ(span_reading::text(*tool_span, attr::tool_call_arguments), std::string(R"({"message":"traced"})"));
+    EXPECT_EQ(span_reading::text(*tool_span, attr::tool_call_result), std::string("Echo: traced"));
 }
 
 } // namespace

@@ -4,16 +4,13 @@
 
 #include <forma/mcp/stdio_transport.hpp>
 
+#include "support/child_processes.hpp"
+#include "support/node_server.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <sstream>
 #include <string>
-
-#include <sys/types.h>
-#include <unistd.h>
 
 namespace mcp_test {
 
@@ -21,6 +18,11 @@ inline forma::mcp::stdio_server everything_server() {
     return {.command = FORMA_NODE,
             .args = {std::string(FORMA_NPM_DIR) + "/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
                      "stdio"}};
+}
+
+/// The reference server in its Streamable HTTP mode, on a free port: its endpoint is url("/mcp").
+inline forma_test::node_server everything_http_server() {
+    return forma_test::node_server(FORMA_NODE, everything_server().args[0], {"streamableHttp"});
 }
 
 /// Skips the test where Node.js is absent; fails it where the npm packages are missing.
@@ -34,24 +36,6 @@ inline forma::mcp::stdio_server everything_server() {
 /// A stand-in server: `sh -c script`.
 inline forma::mcp::stdio_server shell_server(std::string script) {
     return {.command = "/bin/sh", .args = {"-c", std::move(script)}, .shutdown_grace = std::chrono::milliseconds(500)};
-}
-
-/// The processes whose parent is this one (from /proc), for checking that none is left.
-inline int child_processes() {
-    int count = 0;
-    const std::string self = std::to_string(::getpid());
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        std::ifstream stat(entry.path() / "stat");
-        std::string pid, name, state, parent;
-        if (!(stat >> pid)) continue;
-        // The name is in parentheses and may hold spaces: skip to its closing one.
-        std::string rest((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-        const auto close = rest.rfind(')');
-        if (close == std::string::npos) continue;
-        std::istringstream fields(rest.substr(close + 1));
-        if (fields >> state >> parent && parent == self) ++count; // zombies too: a child not reaped is left behind
-    }
-    return count;
 }
 
 } // namespace mcp_test

@@ -3,7 +3,7 @@
 #include <forma/mcp.hpp>
 
 #include "client_runner.hpp"
-#include "everything_http_server.hpp"
+#include "everything_server.hpp"
 #include "scripted_http_server.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -76,12 +76,12 @@ std::string call_echo(const std::string& url, std::function<std::string(const re
 
 TEST(mcp_http, the_handshake_and_the_tool_list_over_streamable_http) {
     MCP_REQUIRE_EVERYTHING_SERVER();
-    mcp_test::everything_http_server server;
+    auto server = mcp_test::everything_http_server();
     struct seen {
         forma::mcp::server_info info;
         std::vector<forma::mcp::tool_info> tools;
     };
-    const auto r = run_over_http<seen>(server.url(), [](client& c) -> asio::awaitable<seen> {
+    const auto r = run_over_http<seen>(server.url("/mcp"), [](client& c) -> asio::awaitable<seen> {
         seen out{c.server(), co_await c.list_tools()};
         co_return out;
     });
@@ -92,7 +92,7 @@ TEST(mcp_http, the_handshake_and_the_tool_list_over_streamable_http) {
 
 TEST(mcp_http, overlapping_calls_each_get_their_answer_and_progress_arrives_on_the_stream) {
     MCP_REQUIRE_EVERYTHING_SERVER();
-    mcp_test::everything_http_server server;
+    auto server = mcp_test::everything_http_server();
     int progress_seen = 0;
     forma::mcp::client_options options;
     options.on_progress = [&](const forma::mcp::progress& p) {
@@ -103,7 +103,7 @@ TEST(mcp_http, overlapping_calls_each_get_their_answer_and_progress_arrives_on_t
         forma::mcp::call_result slow, sum;
     };
     const auto r = run_over_http<results>(
-        server.url(),
+        server.url("/mcp"),
         [](client& c) -> asio::awaitable<results> {
             const json::object slow_arguments{{"duration", 1}, {"steps", 4}};
             const json::object sum_arguments{{"a", 2}, {"b", 40}};
@@ -126,13 +126,13 @@ TEST(mcp_http, overlapping_calls_each_get_their_answer_and_progress_arrives_on_t
 
 TEST(mcp_http, a_server_killed_mid_call_is_an_error_naming_it_at_once) {
     MCP_REQUIRE_EVERYTHING_SERVER();
-    mcp_test::everything_http_server server;
+    auto server = mcp_test::everything_http_server();
     forma::mcp::client_options options;
     options.on_progress = [&](const forma::mcp::progress&) { server.kill(); };
     const auto started = std::chrono::steady_clock::now();
     const std::string what = thrown_by([&] {
         (void)run_over_http<bool>(
-            server.url(),
+            server.url("/mcp"),
             [](client& c) -> asio::awaitable<bool> {
                 const json::object arguments{{"duration", 30}, {"steps", 30}};
                 (void)co_await c.call_tool("trigger-long-running-operation", arguments);
@@ -140,13 +140,13 @@ TEST(mcp_http, a_server_killed_mid_call_is_an_error_naming_it_at_once) {
             },
             options);
     });
-    EXPECT_NE(what.find("MCP server at " + server.url()), std::string::npos) << what;
+    EXPECT_NE(what.find("MCP server at " + server.url("/mcp")), std::string::npos) << what;
     EXPECT_NE(what.find("broke while an answer was streamed"), std::string::npos) << what;
     EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20)) << "waited for the call's own end";
 }
 
 TEST(mcp_http_faults, nothing_listening_is_an_error_naming_the_server) {
-    const std::string url = "http://127.0.0.1:" + std::to_string(mcp_test::free_port()) + "/mcp";
+    const std::string url = "http://127.0.0.1:" + std::to_string(forma_test::free_port()) + "/mcp";
     const std::string what = thrown_by([&] { (void)run_over_http<bool>(url, [](client&) -> asio::awaitable<bool> { co_return true; }); });
     EXPECT_NE(what.find("MCP server at " + url + ": the request failed"), std::string::npos) << what;
 }

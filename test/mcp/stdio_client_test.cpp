@@ -195,17 +195,17 @@ TEST(mcp_stdio, remote_tools_are_function_tools_that_check_their_arguments_first
 
 TEST(mcp_stdio, no_child_process_is_left_after_close) {
     MCP_REQUIRE_EVERYTHING_SERVER();
-    const int before = mcp_test::child_processes();
+    const int before = forma_test::child_processes();
     (void)run_with<bool>(mcp_test::everything_server(), [](client& c) -> asio::awaitable<bool> {
         co_await c.ping();
         co_return true;
     });
-    EXPECT_EQ(mcp_test::child_processes(), before);
+    EXPECT_EQ(forma_test::child_processes(), before);
 }
 
 TEST(mcp_stdio, a_client_destroyed_without_close_still_ends_its_server) {
     MCP_REQUIRE_EVERYTHING_SERVER();
-    const int before = mcp_test::child_processes();
+    const int before = forma_test::child_processes();
     asio::io_context io;
     {
         client c(io.get_executor(), forma::mcp::make_stdio_transport(io.get_executor(), mcp_test::everything_server()));
@@ -213,11 +213,11 @@ TEST(mcp_stdio, a_client_destroyed_without_close_still_ends_its_server) {
             co_await c.connect();
             co_return true;
         }(), 30s);
-        EXPECT_EQ(mcp_test::child_processes(), before + 1);
+        EXPECT_EQ(forma_test::child_processes(), before + 1);
     } // the destructor starts close() on the executor
     io.restart();
-    for (int i = 0; i < 100 && mcp_test::child_processes() != before; ++i) io.run_for(100ms);
-    EXPECT_EQ(mcp_test::child_processes(), before);
+    for (int i = 0; i < 100 && forma_test::child_processes() != before; ++i) io.run_for(100ms);
+    EXPECT_EQ(forma_test::child_processes(), before);
 }
 
 // Stand-in servers: what a broken server does, each a typed error naming the server.
@@ -275,14 +275,14 @@ TEST(mcp_stdio_faults, an_unknown_protocol_version_is_an_error) {
 TEST(mcp_stdio_faults, a_server_that_never_answers_times_out_and_is_stopped) {
     forma::mcp::client_options options;
     options.connect_timeout = 300ms;
-    const int before = mcp_test::child_processes();
+    const int before = forma_test::child_processes();
     // Ignores SIGTERM and its input's end: close() must still end it.
     const std::string what = thrown_by([&] {
         (void)run_with<bool>(mcp_test::shell_server("trap '' TERM; exec tail -f /dev/null"),
                              [](client&) -> asio::awaitable<bool> { co_return true; }, options);
     });
     EXPECT_NE(what.find("did not answer initialize within 300 ms"), std::string::npos) << what;
-    EXPECT_EQ(mcp_test::child_processes(), before);
+    EXPECT_EQ(forma_test::child_processes(), before);
 }
 
 TEST(mcp_stdio_faults, a_message_past_the_size_limit_is_an_error) {

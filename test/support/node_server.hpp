@@ -1,8 +1,6 @@
 #pragma once
-// The official MCP reference server in its Streamable HTTP mode, run for one test on a free
-// loopback port and stopped after it.
-
-#include "everything_server.hpp"
+// A Node.js server (an npm package's, or a test's script) run for one test on a free loopback
+// port, given in the PORT variable, and stopped after it.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -18,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace mcp_test {
+namespace forma_test {
 
 /// A loopback port nobody listens on at the moment.
 inline unsigned short free_port() {
@@ -27,26 +25,31 @@ inline unsigned short free_port() {
     return probe.local_endpoint().port();
 }
 
-class everything_http_server {
+class node_server {
 public:
-    /// Starts the server and returns once it listens. @throws std::runtime_error when it exits first.
-    everything_http_server() : port_(free_port()) {
+    /** Runs `node script args...` and returns once its stderr says "listening on port".
+        @throws std::runtime_error when it exits first.
+    */
+    node_server(const std::string& node, const std::string& script, std::vector<std::string> args = {},
+                std::vector<std::string> environment_added = {})
+        : port_(free_port()) {
         int errors[2];
-        if (::pipe(errors) != 0) throw std::runtime_error("pipe failed");
-        const std::string node = FORMA_NODE;
-        const std::string script = everything_server().args[0];
+        if (::pipe2(errors, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed"); // not inherited by other children
         // Built before fork: the child only calls what is safe between fork and exec.
-        const std::string port = "PORT=" + std::to_string(port_);
-        std::vector<char*> environment{const_cast<char*>(port.c_str())};
+        environment_added.push_back("PORT=" + std::to_string(port_));
+        std::vector<char*> environment;
+        for (std::string& variable : environment_added) environment.push_back(variable.data());
         for (char** variable = environ; *variable; ++variable) environment.push_back(*variable);
         environment.push_back(nullptr);
+        std::vector<char*> argv{const_cast<char*>(node.c_str()), const_cast<char*>(script.c_str())};
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
         pid_ = ::fork();
         if (pid_ == 0) {
             ::dup2(errors[1], 2);
             const int quiet = ::open("/dev/null", O_WRONLY);
             ::dup2(quiet, 1); // it logs every request on stdout
-            ::execle(node.c_str(), node.c_str(), script.c_str(), "streamableHttp", static_cast<char*>(nullptr),
-                     environment.data());
+            ::execve(node.c_str(), argv.data(), environment.data());
             ::_exit(127);
         }
         ::close(errors[1]);
@@ -66,15 +69,16 @@ public:
         });
         if (!listening) {
             stop();
-            throw std::runtime_error("the MCP reference server did not start: " + stderr_);
+            throw std::runtime_error(script + " did not start: " + stderr_);
         }
     }
 
-    ~everything_http_server() { stop(); }
-    everything_http_server(const everything_http_server&) = delete;
-    everything_http_server& operator=(const everything_http_server&) = delete;
+    ~node_server() { stop(); }
+    node_server(const node_server&) = delete;
+    node_server& operator=(const node_server&) = delete;
 
-    std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/mcp"; }
+    /// "http://127.0.0.1:<port>" followed by `path`.
+    std::string url(const std::string& path = "") const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
     unsigned short port() const noexcept { return port_; }
 
     /// Kills the server at once (a server that dies mid-call).
@@ -99,4 +103,4 @@ private:
     std::thread drain_;
 };
 
-} // namespace mcp_test
+} // namespace forma_test
