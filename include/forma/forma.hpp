@@ -1,9 +1,11 @@
 #pragma once
 
 /// Everything forma offers, for users who prefer one include.
+#include <forma/a2a.hpp>
 #include <forma/agent.hpp>
 #include <forma/error.hpp>
 #include <forma/json.hpp>
+#include <forma/mcp.hpp>
 #include <forma/middleware.hpp>
 #include <forma/model.hpp>
 #include <forma/openai.hpp>

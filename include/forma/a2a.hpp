@@ -1,0 +1,6 @@
+// forma's A2A client: remote agents (Agent2Agent protocol) as forma agents.
+#pragma once
+
+#include <forma/a2a/a2a_error.hpp>
+#include <forma/a2a/agent.hpp>
+#include <forma/a2a/agent_card.hpp>

@@ -1,0 +1,94 @@
+#pragma once
+
+#include <forma/a2a/a2a_error.hpp>
+#include <forma/a2a/agent_card.hpp>
+#include <forma/agent/agent.hpp>
+#include <forma/net/timeouts.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace forma::a2a {
+
+struct agent_options {
+    /// The agent's base URL: its card is at `url + "/.well-known/agent-card.json"`.
+    std::string url;
+    /// Sent with every request, e.g. {"Authorization", "Bearer ..."}.
+    std::vector<std::pair<std::string, std::string>> headers{};
+    /// connect: per connection; idle: the wait for an answer's head and between the events
+    /// of a stream (a task that streams nothing for longer is followed by polling instead).
+    net::timeouts timeouts{};
+    /// A run that waits for its task gives up after this, cancels the task and throws
+    /// a2a_error. (With allow_background_responses a run does not wait.)
+    std::chrono::milliseconds task_timeout{std::chrono::minutes(10)};
+    /// How often an unfinished task is polled (tasks/get) when the agent does not stream.
+    std::chrono::milliseconds poll_interval{std::chrono::milliseconds(500)};
+    /// A message (a JSON body or one SSE event) longer than this is an a2a_error.
+    std::size_t max_message_size = 16 * 1024 * 1024;
+    /// TLS: verify the agent's certificate against the system's store and these anchors.
+    bool verify_peer = true;
+    std::string ca_file{};
+    std::string ca_certificates{};
+};
+
+/** A remote agent reached with the Agent2Agent protocol (A2A 0.3, JSON-RPC over HTTP), used
+    as any forma::agent: `run`, `run_streaming`, `run<T>` and decorators work on it.
+
+    - Its agent card is read on the first run (or by connect()); name() and description()
+      are the card's from then on.
+    - A run sends the new messages as one A2A message (text, data and file parts): message/send,
+      or message/stream for run_streaming when the card says it streams.
+    - The answer: a message's parts, or a task's artifacts (the status message where there are
+      none); a data part becomes JSON text, so run<T> reads it.
+    - An unfinished task: with `allow_background_responses` the response carries a
+      continuation_token (the task); passing it back in the run options polls it (tasks/get) or,
+      streaming, follows it (tasks/resubscribe). Without, the run waits for the task (following
+      its stream, or polling) up to `task_timeout`.
+    - `input-required`: the response is the agent's question (additional property
+      "a2a.task_state" says so); the next run on the same session answers it, in the same task.
+    - The session keeps the A2A context id (`state["a2a"]`), so a conversation continues.
+    - A task that fails, is rejected or canceled, a card that is missing or wrong, a broken
+      connection, a JSON-RPC error: a2a_error naming the agent.
+*/
+class agent : public forma::agent {
+public:
+    agent(boost::asio::any_io_executor executor, agent_options options);
+    ~agent() override;
+
+    /// Reads the agent card (once). @throws a2a_error.
+    boost::asio::awaitable<void> connect();
+    /// The card; empty before connect() or the first run.
+    const agent_card& card() const noexcept;
+
+    /** Cancels the task `token` names (tasks/cancel) and returns it as it then stands.
+        @throws a2a_error when the agent refuses (a finished task) or the token is not an A2A one.
+    */
+    boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token);
+
+    executor_type get_executor() const override;
+    std::string_view id() const noexcept override;
+    /// The card's name, or the URL before the card is read.
+    std::string_view name() const noexcept override;
+    std::string_view description() const noexcept override;
+
+protected:
+    boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,
+                                                      std::shared_ptr<agent_session> session,
+                                                      agent_run_options options) override;
+    update_stream run_streaming_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
+                                     agent_run_options options) override;
+
+private:
+    struct state;
+    class streaming_run;
+    std::shared_ptr<state> state_;
+};
+
+} // namespace forma::a2a

@@ -1,0 +1,251 @@
+#include "rpc_channel.hpp"
+
+#include <forma/net/stream_error.hpp>
+#include <forma/net/transport_error.hpp>
+
+#include "../detail/json_text.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+namespace forma::a2a::detail {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+using net::detail::exchange_limits;
+
+constexpr std::size_t error_excerpt = 300;
+constexpr std::string_view card_path = "/.well-known/agent-card.json";
+
+bool is_json_content_type(std::string_view type) {
+    std::string lower(type.substr(0, 16));
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    return lower.starts_with("application/json");
+}
+
+std::string string_member(const json::object& o, std::string_view key) {
+    const json::value* v = o.if_contains(key);
+    return v && v->is_string() ? lib_detail::valid_utf8(v->get_string()) : std::string();
+}
+
+// The JSON-RPC endpoint a card names: "url" (A2A 0.3), else a JSONRPC entry of supportedInterfaces.
+std::string endpoint_of(const json::object& card) {
+    if (std::string url = string_member(card, "url"); !url.empty()) return url;
+    if (const json::value* interfaces = card.if_contains("supportedInterfaces"); interfaces && interfaces->is_array()) {
+        for (const json::value& entry : interfaces->get_array()) {
+            if (entry.is_object() && string_member(entry.get_object(), "protocolBinding") == "JSONRPC") {
+                return string_member(entry.get_object(), "url");
+            }
+        }
+    }
+    return {};
+}
+
+std::string excerpt(std::string text) {
+    if (text.size() > error_excerpt) text.resize(error_excerpt);
+    return lib_detail::valid_utf8(text);
+}
+
+} // namespace
+
+rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& options)
+    : rpc_channel(executor, options, net::parse_base_url(options.url)) {}
+
+rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& options, net::base_url base)
+    : executor_(executor), url_(lib_detail::valid_utf8(options.url)), max_message_size_(options.max_message_size),
+      timeouts_(options.timeouts), headers_(options.headers.begin(), options.headers.end()),
+      trust_{.verify_peer = options.verify_peer, .ca_file = options.ca_file, .ca_certificates = options.ca_certificates},
+      tls_(base.tls ? net::detail::make_tls_client_context(trust_) : nullptr), card_pool_(executor, std::move(base), tls_) {}
+
+a2a_error rpc_channel::error(const std::string& what, std::optional<std::int64_t> code) const {
+    return a2a_error("A2A agent at " + url_ + ": " + what, url_, code);
+}
+
+exchange_limits rpc_channel::limits(std::optional<std::chrono::steady_clock::time_point> deadline) const {
+    net::timeouts t = timeouts_;
+    t.total = std::chrono::milliseconds::zero();
+    return {t, deadline};
+}
+
+asio::awaitable<std::string> rpc_channel::read_json_body(net::detail::connection_pool::opened& answer,
+                                                         const exchange_limits& limits) {
+    try {
+        std::string body = co_await answer.connection->read_body(max_message_size_, limits);
+        co_return body;
+    } catch (const transport_error& e) {
+        throw error(std::string("its answer could not be read: ") + e.what());
+    }
+}
+
+asio::awaitable<agent_card> rpc_channel::read_card() {
+    const std::string target = card_pool_.server().path + std::string(card_path);
+    const std::string where = url_ + std::string(card_path);
+    const net::detail::http_request request{.method = "GET", .target = target, .headers = &headers_};
+    net::detail::connection_pool::opened answer;
+    try {
+        answer = co_await card_pool_.open(request, limits());
+    } catch (const transport_error& e) {
+        throw error(std::string("its agent card could not be read: ") + e.what());
+    }
+    const std::string body = co_await read_json_body(answer, limits());
+    card_pool_.give_back(std::move(answer.connection));
+    if (answer.head.status / 100 != 2) {
+        throw error("has no agent card at " + where + " (HTTP " + std::to_string(answer.head.status) + ")");
+    }
+    boost::system::error_code ec;
+    json::value parsed = json::parse(body, ec);
+    if (ec || !parsed.is_object()) throw error("its agent card at " + where + " is not a JSON object: \"" + excerpt(body) + "\"");
+    json::object& raw = parsed.get_object();
+    agent_card card;
+    card.name = string_member(raw, "name");
+    if (card.name.empty()) throw error("its agent card at " + where + " has no \"name\" string");
+    card.description = string_member(raw, "description");
+    card.version = string_member(raw, "version");
+    card.protocol_version = string_member(raw, "protocolVersion");
+    card.url = endpoint_of(raw);
+    if (card.url.empty()) throw error("its agent card at " + where + " names no JSON-RPC endpoint (\"url\")");
+    if (const json::value* caps = raw.if_contains("capabilities"); caps && caps->is_object()) {
+        const json::value* streaming = caps->get_object().if_contains("streaming");
+        card.streaming = streaming && streaming->is_bool() && streaming->get_bool();
+    }
+    if (const json::value* skills = raw.if_contains("skills"); skills && skills->is_array()) {
+        for (const json::value& s : skills->get_array()) {
+            if (!s.is_object()) continue;
+            card.skills.push_back({string_member(s.get_object(), "id"), string_member(s.get_object(), "name"),
+                                   string_member(s.get_object(), "description")});
+        }
+    }
+    net::base_url endpoint;
+    try {
+        endpoint = net::parse_base_url(card.url);
+    } catch (const forma::error& e) {
+        throw error("its agent card names an endpoint forma cannot use: " + std::string(e.what()));
+    }
+    endpoint_target_ = endpoint.path.empty() ? "/" : endpoint.path;
+    if (endpoint.tls && !tls_) tls_ = net::detail::make_tls_client_context(trust_);
+    std::shared_ptr<ssl_ctx_st> endpoint_tls = endpoint.tls ? tls_ : nullptr;
+    endpoint_pool_.emplace(executor_, std::move(endpoint), std::move(endpoint_tls));
+    card.raw = std::move(raw);
+    co_return card;
+}
+
+json::value rpc_channel::result_of(json::value response, std::int64_t id) const {
+    json::object* message = response.if_object();
+    if (!message) throw error("answered with something that is not a JSON-RPC object");
+    if (const json::value* e = message->if_contains("error"); e && e->is_object()) {
+        const json::object& details = e->get_object();
+        const json::value* code = details.if_contains("code");
+        const std::optional<std::int64_t> number = code && code->is_int64() ? std::optional(code->get_int64()) : std::nullopt;
+        std::string text = string_member(details, "message");
+        if (text.empty()) text = "no message";
+        throw error(text + (number ? " (JSON-RPC error " + std::to_string(*number) + ")" : std::string()), number);
+    }
+    const json::value* answered = message->if_contains("id");
+    if (!answered || !answered->is_int64() || answered->get_int64() != id) {
+        throw error("answered request " + std::to_string(id) + " with another id (" +
+                    (answered ? json::serialize(*answered) : std::string("none")) + ")");
+    }
+    json::value* result = message->if_contains("result");
+    if (!result) throw error("answered request " + std::to_string(id) + " with neither a result nor an error");
+    return std::move(*result);
+}
+
+asio::awaitable<net::detail::connection_pool::opened> rpc_channel::post(std::string_view method, json::object params,
+                                                                        std::string_view accept, std::int64_t id,
+                                                                        const exchange_limits& limits) {
+    if (!endpoint_pool_) throw error("its agent card was not read (connect() first)");
+    const std::string body =
+        json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
+    const net::detail::http_request request{
+        .method = "POST", .target = endpoint_target_, .accept = accept, .headers = &headers_, .body = body};
+    net::detail::connection_pool::opened answer;
+    try {
+        answer = co_await endpoint_pool_->open(request, limits);
+    } catch (const transport_error& e) {
+        throw error(std::string(method) + " failed: " + e.what());
+    }
+    if (answer.head.status / 100 != 2) {
+        std::string text;
+        try {
+            text = co_await answer.connection->read_body(error_excerpt * 4, limits);
+        } catch (const transport_error&) {
+            // The status says enough.
+        }
+        throw error("answered " + std::string(method) + " with HTTP " + std::to_string(answer.head.status) +
+                    (text.empty() ? std::string() : ": " + excerpt(text)));
+    }
+    co_return answer;
+}
+
+asio::awaitable<json::value> rpc_channel::call(std::string_view method, json::object params, const exchange_limits& limits) {
+    const std::int64_t id = next_id_++;
+    auto answer = co_await post(method, std::move(params), "application/json", id, limits);
+    const std::string body = co_await read_json_body(answer, limits);
+    endpoint_pool_->give_back(std::move(answer.connection));
+    boost::system::error_code ec;
+    json::value response = json::parse(body, ec);
+    if (ec) throw error("answered " + std::string(method) + " with a body that is not JSON: \"" + excerpt(body) + "\"");
+    co_return result_of(std::move(response), id);
+}
+
+asio::awaitable<std::unique_ptr<rpc_channel::result_stream>> rpc_channel::stream(std::string_view method, json::object params,
+                                                                                 const exchange_limits& limits) {
+    const std::int64_t id = next_id_++;
+    auto answer = co_await post(method, std::move(params), "text/event-stream", id, limits);
+    auto events = std::make_unique<result_stream>(*this, nullptr, id, limits);
+    if (is_json_content_type(answer.head.header("Content-Type"))) {
+        // No stream: one JSON answer (an error, or a server that does not stream).
+        std::string body = co_await read_json_body(answer, limits);
+        events->preload(std::move(body));
+        endpoint_pool_->give_back(std::move(answer.connection));
+    } else {
+        events->attach(std::move(answer.connection));
+    }
+    co_return events;
+}
+
+rpc_channel::result_stream::result_stream(rpc_channel& channel, std::unique_ptr<net::detail::http_connection> connection,
+                                          std::int64_t id, exchange_limits limits)
+    : channel_(channel), connection_(std::move(connection)), id_(id), limits_(limits),
+      parser_({.max_event_size = channel.max_message_size_}) {}
+
+rpc_channel::result_stream::~result_stream() = default;
+
+asio::awaitable<std::optional<json::value>> rpc_channel::result_stream::next() {
+    for (;;) {
+        if (!events_.empty()) {
+            const std::string text = std::move(events_.front());
+            events_.pop_front();
+            boost::system::error_code ec;
+            raw_ = json::parse(text, ec);
+            if (ec) throw channel_.error("sent an event that is not JSON: \"" + excerpt(text) + "\"");
+            co_return channel_.result_of(raw_, id_);
+        }
+        if (!connection_) co_return std::nullopt;
+        std::string_view bytes;
+        try {
+            bytes = co_await connection_->read_some(limits_);
+            if (bytes.empty()) {
+                if (parser_.in_event()) throw channel_.error("ended its stream in the middle of an event");
+                channel_.endpoint_pool_->give_back(std::move(connection_));
+                continue;
+            }
+            parser_.feed(bytes, [this](const net::sse_event& e) {
+                if (!e.data.empty()) events_.push_back(e.data);
+            });
+        } catch (const transport_error& e) {
+            connection_.reset();
+            throw channel_.error(std::string("its stream broke: ") + e.what());
+        } catch (const stream_error& e) {
+            connection_.reset();
+            throw channel_.error(std::string("its stream broke: ") + e.what());
+        }
+    }
+}
+
+} // namespace forma::a2a::detail
