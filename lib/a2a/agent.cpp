@@ -119,6 +119,7 @@ struct agent::state {
             json::value task = co_await channel.call("tasks/get", id, channel.limits());
             detail::reply_reader probe("", "", false);
             (void)probe.read(task);
+            check(probe);
             if (probe.finished()) co_return task;
             if (clock::now() >= deadline) {
                 try {
@@ -163,6 +164,7 @@ struct agent::state {
         {
             detail::reply_reader probe = reader(options);
             (void)probe.read(result);
+            check(probe); // a state no one knows is not waited for
             if (!probe.finished() && !options.allow_background_responses) result = co_await wait_for(probe.task_id());
         }
         detail::reply_reader reader = this->reader(options);

@@ -4,7 +4,7 @@
 
 #include "client_runner.hpp"
 #include "everything_server.hpp"
-#include "scripted_http_server.hpp"
+#include "support/scripted_http_server.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/deferred.hpp>
@@ -19,7 +19,7 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 using forma::mcp::client;
 using mcp_test::thrown_by;
-using request = mcp_test::scripted_http_server::request;
+using request = forma_test::scripted_http_server::request;
 
 namespace {
 
@@ -38,9 +38,9 @@ T run_over_http(const std::string& url, std::function<asio::awaitable<T>(client&
 }
 
 // A stand-in that does the handshake right (session "s-1") and answers everything else with `rest`.
-mcp_test::scripted_http_server::answer_function handshake_then(std::function<std::string(const request&, const json::object&)> rest) {
+forma_test::scripted_http_server::answer_function handshake_then(std::function<std::string(const request&, const json::object&)> rest) {
     return [rest = std::move(rest)](const request& r) -> std::string {
-        if (r.method != "POST") return mcp_test::scripted_http_server::response(405, "text/plain", "");
+        if (r.method != "POST") return forma_test::scripted_http_server::response(405, "text/plain", "");
         const json::object message = json::parse(r.body).as_object();
         if (message.at("method") == "initialize") {
             const json::object answer{{"jsonrpc", "2.0"},
@@ -53,7 +53,7 @@ mcp_test::scripted_http_server::answer_function handshake_then(std::function<std
             return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: s-1\r\nContent-Length: " +
                    std::to_string(body.size()) + "\r\n\r\n" + body;
         }
-        if (!message.contains("id")) return mcp_test::scripted_http_server::response(202, "application/json", "");
+        if (!message.contains("id")) return forma_test::scripted_http_server::response(202, "application/json", "");
         return rest(r, message);
     };
 }
@@ -61,9 +61,9 @@ mcp_test::scripted_http_server::answer_function handshake_then(std::function<std
 std::string call_echo(const std::string& url, std::function<std::string(const request&, const json::object&)> rest,
                       std::size_t max_message_size = 1024 * 1024) {
     asio::io_context io;
-    mcp_test::scripted_http_server server(io, handshake_then(std::move(rest)));
+    forma_test::scripted_http_server server(io, handshake_then(std::move(rest)));
     return thrown_by([&] {
-        (void)run_over_http<bool>(io, {.url = url.empty() ? server.url() : url, .max_message_size = max_message_size},
+        (void)run_over_http<bool>(io, {.url = url.empty() ? server.url("/mcp") : url, .max_message_size = max_message_size},
                                   [](client& c) -> asio::awaitable<bool> {
                                       const json::object arguments{{"message", "hi"}};
                                       (void)co_await c.call_tool("echo", arguments);
@@ -154,15 +154,15 @@ TEST(mcp_http_faults, nothing_listening_is_an_error_naming_the_server) {
 TEST(mcp_http_faults, each_request_carries_the_session_and_version_and_close_ends_the_session) {
     asio::io_context io;
     std::vector<request> seen;
-    mcp_test::scripted_http_server server(io, [&, handshake = handshake_then([](const request&, const json::object& m) {
+    forma_test::scripted_http_server server(io, [&, handshake = handshake_then([](const request&, const json::object& m) {
                                                    const json::object answer{{"jsonrpc", "2.0"}, {"id", m.at("id")}, {"result", json::object()}};
-                                                   return mcp_test::scripted_http_server::response(200, "application/json", json::serialize(answer));
+                                                   return forma_test::scripted_http_server::response(200, "application/json", json::serialize(answer));
                                                })](const request& r) {
         seen.push_back(r);
-        if (r.method == "DELETE") return mcp_test::scripted_http_server::response(200, "application/json", "");
+        if (r.method == "DELETE") return forma_test::scripted_http_server::response(200, "application/json", "");
         return handshake(r);
     });
-    (void)run_over_http<bool>(io, {.url = server.url(), .headers = {{"Authorization", "Bearer k"}}}, [](client& c) -> asio::awaitable<bool> {
+    (void)run_over_http<bool>(io, {.url = server.url("/mcp"), .headers = {{"Authorization", "Bearer k"}}}, [](client& c) -> asio::awaitable<bool> {
         co_await c.ping();
         co_return true;
     });
@@ -179,7 +179,7 @@ TEST(mcp_http_faults, each_request_carries_the_session_and_version_and_close_end
 
 TEST(mcp_http_faults, an_http_error_status_is_an_error_with_the_servers_words) {
     const std::string what = call_echo("", [](const request&, const json::object&) {
-        return mcp_test::scripted_http_server::response(500, "text/plain", "database unavailable");
+        return forma_test::scripted_http_server::response(500, "text/plain", "database unavailable");
     });
     EXPECT_NE(what.find("MCP server at http://127.0.0.1:"), std::string::npos) << what;
     EXPECT_NE(what.find("answered HTTP 500: database unavailable"), std::string::npos) << what;
@@ -187,14 +187,14 @@ TEST(mcp_http_faults, an_http_error_status_is_an_error_with_the_servers_words) {
 
 TEST(mcp_http_faults, a_session_the_server_forgot_is_an_error_that_says_so) {
     const std::string what = call_echo("", [](const request&, const json::object&) {
-        return mcp_test::scripted_http_server::response(404, "text/plain", "");
+        return forma_test::scripted_http_server::response(404, "text/plain", "");
     });
     EXPECT_NE(what.find("ended the session (HTTP 404)"), std::string::npos) << what;
 }
 
 TEST(mcp_http_faults, a_body_that_is_not_json_rpc_is_an_error) {
     const std::string what = call_echo("", [](const request&, const json::object&) {
-        return mcp_test::scripted_http_server::response(200, "application/json", "<html>proxy error</html>");
+        return forma_test::scripted_http_server::response(200, "application/json", "<html>proxy error</html>");
     });
     EXPECT_NE(what.find("not a JSON-RPC object: \"<html>proxy error</html>\""), std::string::npos) << what;
 }
@@ -218,7 +218,7 @@ TEST(mcp_http_faults, an_answer_past_the_size_limit_is_an_error) {
         "",
         [](const request&, const json::object& m) {
             const json::object answer{{"jsonrpc", "2.0"}, {"id", m.at("id")}, {"result", {{"padding", std::string(4096, 'x')}}}};
-            return mcp_test::scripted_http_server::response(200, "application/json", json::serialize(answer));
+            return forma_test::scripted_http_server::response(200, "application/json", json::serialize(answer));
         },
         1024);
     EXPECT_NE(what.find("the answer could not be read"), std::string::npos) << what;
@@ -230,7 +230,7 @@ namespace {
 // or as a JSON batch.
 int progress_seen_with_answer(bool as_stream) {
     asio::io_context io;
-    mcp_test::scripted_http_server server(io, handshake_then([as_stream](const request&, const json::object& m) {
+    forma_test::scripted_http_server server(io, handshake_then([as_stream](const request&, const json::object& m) {
         const json::object progress{{"jsonrpc", "2.0"},
                                     {"method", "notifications/progress"},
                                     {"params", {{"progressToken", m.at("id")}, {"progress", 1}}}};
@@ -238,17 +238,17 @@ int progress_seen_with_answer(bool as_stream) {
                                   {"id", m.at("id")},
                                   {"result", {{"content", {{{"type", "text"}, {"text", "answered"}}}}}}};
         if (!as_stream) {
-            return mcp_test::scripted_http_server::response(200, "application/json", json::serialize(json::array{progress, answer}));
+            return forma_test::scripted_http_server::response(200, "application/json", json::serialize(json::array{progress, answer}));
         }
         const std::string events = "event: message\ndata: " + json::serialize(progress) + "\n\n" + "data: " +
                                    json::serialize(answer) + "\n\n";
-        return mcp_test::scripted_http_server::response(200, "text/event-stream", events);
+        return forma_test::scripted_http_server::response(200, "text/event-stream", events);
     }));
     int progress_seen = 0;
     forma::mcp::client_options options;
     options.on_progress = [&](const forma::mcp::progress&) { ++progress_seen; };
     const auto result = run_over_http<forma::mcp::call_result>(
-        io, {.url = server.url()}, [](client& c) { return c.call_tool("anything", json::object()); }, options);
+        io, {.url = server.url("/mcp")}, [](client& c) { return c.call_tool("anything", json::object()); }, options);
     EXPECT_EQ(result.text(), "answered");
     return progress_seen;
 }

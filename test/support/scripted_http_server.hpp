@@ -1,6 +1,6 @@
 #pragma once
-// A stand-in MCP server over HTTP that misbehaves as a test asks: each request's raw response
-// comes from a function of its method and body. Runs on the test's io_context.
+// A stand-in HTTP server (an MCP server, an A2A agent) that misbehaves as a test asks: each
+// request's raw response comes from a function of the request. Runs on the test's io_context.
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -15,7 +15,7 @@
 #include <functional>
 #include <string>
 
-namespace mcp_test {
+namespace forma_test {
 
 class scripted_http_server {
 public:
@@ -33,7 +33,10 @@ public:
         boost::asio::co_spawn(io, accept_all(), boost::asio::detached);
     }
 
-    std::string url() const { return "http://127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port()) + "/mcp"; }
+    /// "http://127.0.0.1:<port>" followed by `path`.
+    std::string url(const std::string& path = "") const {
+        return "http://127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port()) + path;
+    }
 
     /// A response with `status`, `content_type` and `body`.
     static std::string response(int status, const std::string& content_type, const std::string& body) {
@@ -85,4 +88,4 @@ private:
     answer_function answer_;
 };
 
-} // namespace mcp_test
+} // namespace forma_test
