@@ -149,7 +149,9 @@ TEST_F(remote_agent, streamed_and_whole_runs_give_equal_answers) {
         }
         EXPECT_EQ(state_of(whole), state_of(streamed)) << ask_for;
         EXPECT_EQ(whole.continuation_token, streamed.continuation_token) << ask_for;
-        if (ask_for == "report") EXPECT_GE(updates, 5u) << "task, working, three chunks, completed";
+        if (ask_for == "report") {
+            EXPECT_GE(updates, 5u) << "task, working, three chunks, completed";
+        }
     }
 }
 

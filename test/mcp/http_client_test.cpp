@@ -82,8 +82,8 @@ TEST(mcp_http, the_handshake_and_the_tool_list_over_streamable_http) {
         std::vector<forma::mcp::tool_info> tools;
     };
     const auto r = run_over_http<seen>(server.url("/mcp"), [](client& c) -> asio::awaitable<seen> {
-        seen out{c.server(), co_await c.list_tools()};
-        co_return out;
+        auto tools = co_await c.list_tools(); // (not inside braces: GCC 12 miscompiles that)
+        co_return seen{c.server(), std::move(tools)};
     });
     EXPECT_EQ(r.info.protocol_version, forma::mcp::latest_protocol_version);
     EXPECT_TRUE(r.info.capabilities.contains("tools"));
