@@ -1,6 +1,6 @@
 #include "a2a_parts.hpp"
 
-#include "../detail/json_text.hpp"
+#include "../detail/json_members.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -9,11 +9,6 @@ namespace forma::a2a::detail {
 namespace {
 
 namespace json = boost::json;
-
-std::string string_member(const json::object& o, std::string_view key) {
-    const json::value* v = o.if_contains(key);
-    return v && v->is_string() ? lib_detail::valid_utf8(v->get_string()) : std::string();
-}
 
 template <class Content>
 content keeping(Content c, const json::value& part) {
@@ -47,8 +42,8 @@ json::array to_parts(const std::vector<chat_message>& messages) {
 content from_part(const json::value& part) {
     const json::object* o = part.if_object();
     if (!o) return unknown_content("a2a.part", json::object{{"part", part}});
-    const std::string kind = string_member(*o, "kind");
-    if (kind == "text") return keeping(text_content(string_member(*o, "text")), part);
+    const std::string kind = lib_detail::string_member(*o, "kind");
+    if (kind == "text") return keeping(text_content(lib_detail::string_member(*o, "text")), part);
     if (kind == "data") {
         const json::value* data = o->if_contains("data");
         return keeping(text_content(data ? json::serialize(*data) : std::string("null")), part);
@@ -57,14 +52,14 @@ content from_part(const json::value& part) {
         const json::value* file_value = o->if_contains("file");
         const json::object* file = file_value ? file_value->if_object() : nullptr;
         if (file) {
-            const std::string media_type = string_member(*file, "mimeType");
+            const std::string media_type = lib_detail::string_member(*file, "mimeType");
             if (const json::value* bytes = file->if_contains("bytes"); bytes && bytes->is_string()) {
                 try {
-                    return keeping(data_content::from_base64(bytes->get_string(), media_type, string_member(*file, "name")), part);
+                    return keeping(data_content::from_base64(bytes->get_string(), media_type, lib_detail::string_member(*file, "name")), part);
                 } catch (const error&) {
                     // Not base64: kept as it came, below.
                 }
-            } else if (const std::string uri = string_member(*file, "uri"); !uri.empty()) {
+            } else if (const std::string uri = lib_detail::string_member(*file, "uri"); !uri.empty()) {
                 return keeping(uri_content(uri, media_type), part);
             }
         }

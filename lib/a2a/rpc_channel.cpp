@@ -3,7 +3,7 @@
 #include <forma/net/stream_error.hpp>
 #include <forma/net/transport_error.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../detail/json_members.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -28,18 +28,13 @@ bool is_json_content_type(std::string_view type) {
     return lower.starts_with("application/json");
 }
 
-std::string string_member(const json::object& o, std::string_view key) {
-    const json::value* v = o.if_contains(key);
-    return v && v->is_string() ? lib_detail::valid_utf8(v->get_string()) : std::string();
-}
-
 // The JSON-RPC endpoint a card names: "url" (A2A 0.3), else a JSONRPC entry of supportedInterfaces.
 std::string endpoint_of(const json::object& card) {
-    if (std::string url = string_member(card, "url"); !url.empty()) return url;
+    if (std::string url = lib_detail::string_member(card, "url"); !url.empty()) return url;
     if (const json::value* interfaces = card.if_contains("supportedInterfaces"); interfaces && interfaces->is_array()) {
         for (const json::value& entry : interfaces->get_array()) {
-            if (entry.is_object() && string_member(entry.get_object(), "protocolBinding") == "JSONRPC") {
-                return string_member(entry.get_object(), "url");
+            if (entry.is_object() && lib_detail::string_member(entry.get_object(), "protocolBinding") == "JSONRPC") {
+                return lib_detail::string_member(entry.get_object(), "url");
             }
         }
     }
@@ -102,11 +97,11 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
     if (ec || !parsed.is_object()) throw error("its agent card at " + where + " is not a JSON object: \"" + excerpt(body) + "\"");
     json::object& raw = parsed.get_object();
     agent_card card;
-    card.name = string_member(raw, "name");
+    card.name = lib_detail::string_member(raw, "name");
     if (card.name.empty()) throw error("its agent card at " + where + " has no \"name\" string");
-    card.description = string_member(raw, "description");
-    card.version = string_member(raw, "version");
-    card.protocol_version = string_member(raw, "protocolVersion");
+    card.description = lib_detail::string_member(raw, "description");
+    card.version = lib_detail::string_member(raw, "version");
+    card.protocol_version = lib_detail::string_member(raw, "protocolVersion");
     card.url = endpoint_of(raw);
     if (card.url.empty()) throw error("its agent card at " + where + " names no JSON-RPC endpoint (\"url\")");
     if (const json::value* caps = raw.if_contains("capabilities"); caps && caps->is_object()) {
@@ -116,8 +111,8 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
     if (const json::value* skills = raw.if_contains("skills"); skills && skills->is_array()) {
         for (const json::value& s : skills->get_array()) {
             if (!s.is_object()) continue;
-            card.skills.push_back({string_member(s.get_object(), "id"), string_member(s.get_object(), "name"),
-                                   string_member(s.get_object(), "description")});
+            card.skills.push_back({lib_detail::string_member(s.get_object(), "id"), lib_detail::string_member(s.get_object(), "name"),
+                                   lib_detail::string_member(s.get_object(), "description")});
         }
     }
     net::base_url endpoint;
@@ -141,7 +136,7 @@ json::value rpc_channel::result_of(json::value response, std::int64_t id) const 
         const json::object& details = e->get_object();
         const json::value* code = details.if_contains("code");
         const std::optional<std::int64_t> number = code && code->is_int64() ? std::optional(code->get_int64()) : std::nullopt;
-        std::string text = string_member(details, "message");
+        std::string text = lib_detail::string_member(details, "message");
         if (text.empty()) text = "no message";
         throw error(text + (number ? " (JSON-RPC error " + std::to_string(*number) + ")" : std::string()), number);
     }

@@ -1,6 +1,6 @@
 #pragma once
-// Kept-alive connections to one server, for clients that send one request per exchange
-// (the MCP HTTP transport, the A2A agent). Not thread-safe: one executor.
+// Kept-alive connections to one server, for the clients in lib/ (OpenAI, the MCP HTTP
+// transport, the A2A agent). Not thread-safe: one executor.
 
 #include "http_connection.hpp"
 
@@ -34,15 +34,18 @@ public:
     */
     boost::asio::awaitable<opened> open(const http_request& request, const exchange_limits& limits);
 
+    /// A kept connection that is still open, else a new one (not connected yet).
+    std::unique_ptr<http_connection> take();
+
     /// Keeps a connection whose response was read to its end, for the next request.
     void give_back(std::unique_ptr<http_connection> connection);
 
     /// Closes the kept connections; later ones are not kept.
     void close() noexcept;
 
-private:
-    std::unique_ptr<http_connection> take();
+    std::size_t idle_count() const noexcept { return idle_.size(); }
 
+private:
     boost::asio::any_io_executor executor_;
     base_url server_;
     std::shared_ptr<ssl_ctx_st> tls_;

@@ -38,10 +38,11 @@ std::optional<std::chrono::milliseconds> server_retry_hint(const http_response_h
 
 transport::transport(executor_type executor, client_options options)
     : executor_(std::move(executor)), options_(std::move(options)), server_(net::parse_base_url(options_.base_url)),
-      random_(std::random_device{}()) {
-    if (server_.tls)
-        tls_ = net::detail::make_tls_client_context(
-            {.verify_peer = options_.verify_peer, .ca_file = options_.ca_file, .ca_certificates = options_.ca_certificates});
+      tls_(server_.tls ? net::detail::make_tls_client_context({.verify_peer = options_.verify_peer,
+                                                               .ca_file = options_.ca_file,
+                                                               .ca_certificates = options_.ca_certificates})
+                       : nullptr),
+      pool_(executor_, server_, tls_, options_.max_idle_connections), random_(std::random_device{}()) {
     if (options_.azure) {
         if (options_.azure->deployment.empty()) throw error("azure_options needs a deployment name");
         if (options_.model.empty()) options_.model = options_.azure->deployment;
@@ -104,19 +105,6 @@ http_error transport::provider_error(unsigned status, std::string_view body) con
     return redacted(parse_error(static_cast<int>(status), body));
 }
 
-std::unique_ptr<http_connection> transport::take_connection() {
-    while (!idle_.empty()) {
-        auto connection = std::move(idle_.back());
-        idle_.pop_back();
-        if (connection->is_open()) return connection;
-    }
-    return std::make_unique<http_connection>(executor_, server_, tls_);
-}
-
-void transport::give_back(std::unique_ptr<http_connection> connection) {
-    if (connection->reusable() && idle_.size() < options_.max_idle_connections) idle_.push_back(std::move(connection));
-}
-
 asio::awaitable<transport::opened_response> transport::open(const request_line& request,
                                                             const telemetry::operation_span& span,
                                                             const exchange_limits& limits) {
@@ -131,7 +119,7 @@ asio::awaitable<transport::opened_response> transport::open(const request_line& 
     for (int retry = 0;; ++retry) {
         std::exception_ptr failure;
         std::optional<std::chrono::milliseconds> hint;
-        auto connection = take_connection();
+        auto connection = pool_.take();
         const bool reused = connection->is_open();
         try {
             co_await connection->connect(limits);

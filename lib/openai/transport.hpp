@@ -3,7 +3,7 @@
 // idle connections, retries, limits, key redaction and the spans of calls.
 // chat_client and responses_client each hold one; nothing else sends requests.
 
-#include "../net/http_connection.hpp"
+#include "../net/connection_pool.hpp"
 
 #include <forma/agent/chat_options.hpp>
 #include <forma/agent/provider_metadata.hpp>
@@ -43,7 +43,7 @@ public:
 
     const executor_type& executor() const noexcept { return executor_; }
     const client_options& options() const noexcept { return options_; }
-    std::size_t idle_connections() const noexcept { return idle_.size(); }
+    std::size_t idle_connections() const noexcept { return pool_.idle_count(); }
 
     /// The request target for an API path ("/chat/completions", "/responses/{id}"), with
     /// `query` (without '?'); Azure's api-version is added in Azure mode.
@@ -79,17 +79,16 @@ public:
     boost::asio::awaitable<std::string> exchange(const request_line& request, const telemetry::operation_span& span);
 
     /// Keeps a connection whose response has ended for the next request.
-    void give_back(std::unique_ptr<net::detail::http_connection> connection);
+    void give_back(std::unique_ptr<net::detail::http_connection> connection) { pool_.give_back(std::move(connection)); }
 
 private:
-    std::unique_ptr<net::detail::http_connection> take_connection();
 
     executor_type executor_;
     client_options options_;
     net::base_url server_;
     net::detail::header_list headers_;
     std::shared_ptr<ssl_ctx_st> tls_;
-    std::vector<std::unique_ptr<net::detail::http_connection>> idle_;
+    net::detail::connection_pool pool_;
     std::minstd_rand random_;
 };
 

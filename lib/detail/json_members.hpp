@@ -1,0 +1,19 @@
+#pragma once
+// Members of the JSON objects servers send, read for the code in lib/.
+
+#include "json_text.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace forma::lib_detail {
+
+/// The string member `key` of `o` as valid UTF-8, or "" when it is absent or not a string.
+inline std::string string_member(const boost::json::object& o, std::string_view key) {
+    const boost::json::value* v = o.if_contains(key);
+    return v && v->is_string() ? valid_utf8(v->get_string()) : std::string();
+}
+
+} // namespace forma::lib_detail
