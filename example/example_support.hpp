@@ -11,6 +11,7 @@
 
 #include "json_printing.hpp"
 
+#include <forma/model/agent_response.hpp>
 #include <forma/openai.hpp>
 #include <forma/testing/model_server.hpp>
 
@@ -89,6 +90,18 @@ private:
     std::unique_ptr<forma::testing::model_server> local_server_; // null for the real service
     forma::openai::chat_client client_;
 };
+
+// What the run did besides answering: the calls the model made and what came back.
+inline void show_tool_activity(const forma::agent_response<>& response) {
+    for (const forma::chat_message& message : response.messages)
+        for (const forma::content& c : message.contents) {
+            if (const auto* call = std::get_if<forma::function_call_content>(&c))
+                std::cout << "  call   " << call->name << ' ' << boost::json::serialize(call->arguments) << '\n';
+            else if (const auto* result = std::get_if<forma::function_result_content>(&c))
+                std::cout << "  result " << (result->error ? "error: " + *result->error : boost::json::serialize(result->result))
+                          << '\n';
+        }
+}
 
 /** Runs `task` on `io` until it ends and rethrows its error; throws std::runtime_error
     when it has not ended within `limit`, so that an example never hangs.

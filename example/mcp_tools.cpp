@@ -48,14 +48,7 @@ boost::asio::awaitable<void> use_remote_tools(forma::chat_client& model, forma::
                                            .instructions = "Use the tools to answer.",
                                            .tools = tools});
     const forma::agent_response<> response = co_await agent.run("Echo 'hello', add 2 and 3, and tell me Oslo's weather.");
-    for (const forma::chat_message& message : response.messages)
-        for (const forma::content& c : message.contents) {
-            if (const auto* call = std::get_if<forma::function_call_content>(&c))
-                std::cout << "  call   " << call->name << ' ' << boost::json::serialize(call->arguments) << '\n';
-            else if (const auto* result = std::get_if<forma::function_result_content>(&c))
-                std::cout << "  result " << (result->error ? "error: " + *result->error : boost::json::serialize(result->result))
-                          << '\n';
-        }
+    example::show_tool_activity(response);
     std::cout << "answer: " << response.text() << '\n';
     co_await remote.close(); // the server process ends here
 }

@@ -57,18 +57,6 @@ std::string book_hotel(const booking_request& request) {
     return "confirmed: " + std::to_string(request.nights) + " nights at " + request.hotel + ", " + request.city;
 }
 
-// What the run did besides answering: the calls the model made and what came back.
-void show_tool_activity(const forma::agent_response<>& response) {
-    for (const forma::chat_message& message : response.messages)
-        for (const forma::content& c : message.contents) {
-            if (const auto* call = std::get_if<forma::function_call_content>(&c))
-                std::cout << "  call   " << call->name << ' ' << boost::json::serialize(call->arguments) << '\n';
-            else if (const auto* result = std::get_if<forma::function_result_content>(&c))
-                std::cout << "  result " << (result->error ? "error: " + *result->error : boost::json::serialize(result->result))
-                          << '\n';
-        }
-}
-
 boost::asio::awaitable<void> plan_trip(forma::chat_client& model) {
     forma::function_tool weather = forma::make_tool("get_weather", "The weather forecast for a city", look_up_weather);
     forma::function_tool hotel = forma::make_tool("book_hotel", "Books a hotel room", book_hotel,
@@ -80,7 +68,7 @@ boost::asio::awaitable<void> plan_trip(forma::chat_client& model) {
 
     forma::agent_response<trip_plan> response =
         co_await agent.run<trip_plan>("Two nights in Oslo at the Grand Hotel, please.", session);
-    show_tool_activity(response);
+    example::show_tool_activity(response);
     // A run that wants to book stops and asks; the answers go into the next run on the session.
     while (!response.approval_requests().empty()) {
         std::vector<forma::content> answers;
@@ -91,7 +79,7 @@ boost::asio::awaitable<void> plan_trip(forma::chat_client& model) {
         }
         response = co_await agent.run<trip_plan>(forma::chat_message(forma::chat_role::user(), std::move(answers)),
                                                  session);
-        show_tool_activity(response);
+        example::show_tool_activity(response);
     }
     const trip_plan& plan = response.result();
     std::cout << "city:   " << plan.city << '\n' << "advice: " << plan.advice << '\n';
