@@ -17,6 +17,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <optional>
 #include <set>
