@@ -5,6 +5,8 @@
 #include <forma/agent/agent.hpp>
 #include <forma/agent/agent_run_options.hpp>
 #include <forma/agent/agent_session.hpp>
+#include <forma/agent/in_memory_session_store.hpp>
+#include <forma/agent/session_store.hpp>
 #include <forma/agent/chat_client.hpp>
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/agent/chat_options.hpp>

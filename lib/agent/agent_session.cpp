@@ -8,9 +8,11 @@
 namespace forma {
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const agent_session& session) {
-    json = boost::json::object{{"id", session.id},
-                               {"history", boost::json::value_from(session.history)},
-                               {"state", session.state}};
+    boost::json::object o{{"id", session.id},
+                          {"history", boost::json::value_from(session.history)},
+                          {"state", session.state}};
+    if (session.version != 0) o["version"] = session.version;
+    json = std::move(o);
 }
 
 agent_session tag_invoke(boost::json::value_to_tag<agent_session>, const boost::json::value& json) {
@@ -36,6 +38,15 @@ agent_session tag_invoke(boost::json::value_to_tag<agent_session>, const boost::
     if (const auto* state = object->if_contains("state")) {
         if (!state->is_object()) throw json_error("/state", "expected object");
         session.state = state->as_object();
+    }
+    if (const auto* version = object->if_contains("version")) {
+        if (version->is_uint64()) {
+            session.version = version->get_uint64();
+        } else if (version->is_int64() && version->get_int64() >= 0) {
+            session.version = static_cast<std::uint64_t>(version->get_int64());
+        } else {
+            throw json_error("/version", "expected a non-negative integer");
+        }
     }
     return session;
 }

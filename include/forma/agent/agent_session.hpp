@@ -6,13 +6,15 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace forma {
 
 /** The memory of a conversation with an agent: its messages so far and a bag of
-    state that agents and decorators keep between runs.
+    state that agents and decorators keep between runs. A session_store keeps it between
+    processes.
 
     Serialize it with `boost::json::value_from(session)` and restore it with
     `boost::json::value_to<agent_session>(json)`, so a conversation survives a
@@ -27,6 +29,9 @@ public:
     std::string id;
     std::vector<chat_message> history;
     boost::json::object state;
+    /// The version of a session_store this session was loaded at or last saved as; 0 when it
+    /// was never stored. The store sets it; a save over another version is refused.
+    std::uint64_t version = 0;
 
     friend bool operator==(const agent_session&, const agent_session&) = default;
 };

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <forma/agent/agent_session.hpp>
+#include <forma/error.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace forma {
+
+/** A save found a newer version of the session in the store: another writer saved first.
+    Nothing was written. Load the session again, redo the run on it, and save that.
+*/
+class session_conflict_error : public error {
+public:
+    session_conflict_error(std::string session_id, std::uint64_t loaded_version, std::uint64_t stored_version);
+    ~session_conflict_error() override;
+
+    const std::string& session_id() const noexcept { return session_id_; }
+    /// The version the session being saved was loaded at (0: it was never stored).
+    std::uint64_t loaded_version() const noexcept { return loaded_version_; }
+    /// The version the store holds (0: none, e.g. erased meanwhile).
+    std::uint64_t stored_version() const noexcept { return stored_version_; }
+
+private:
+    std::string session_id_;
+    std::uint64_t loaded_version_;
+    std::uint64_t stored_version_;
+};
+
+/** Where sessions live between runs, so that any process (any server instance) can continue
+    a conversation.
+
+    Saves are optimistic: a session carries the version it was loaded at
+    (agent_session::version, 0 for one never stored). save() writes it only when the store
+    still holds that version, and then gives it the next one; otherwise it throws
+    session_conflict_error and writes nothing, so that no writer's messages are dropped.
+
+    All operations run on get_executor(); each has an `async_` form for any completion token.
+*/
+class session_store {
+public:
+    using executor_type = boost::asio::any_io_executor;
+
+    virtual ~session_store();
+
+    virtual executor_type get_executor() const = 0;
+
+    /// The session stored under `id`, its version set; nullopt when there is none.
+    virtual boost::asio::awaitable<std::optional<agent_session>> load(std::string id) = 0;
+
+    /** Stores `session` under its id when the store holds the version it was loaded at, and
+        sets `session.version` to the new version.
+        @throws session_conflict_error when the store holds another version.
+        @throws error for a session without an id, or larger than the store takes.
+    */
+    virtual boost::asio::awaitable<void> save(agent_session& session) = 0;
+
+    /// Removes the session stored under `id`; whether there was one.
+    virtual boost::asio::awaitable<bool> erase(std::string id) = 0;
+
+    /// load() for any completion token; the handler gets (std::exception_ptr, std::optional<agent_session>).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_load(std::string id, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), load(std::move(id)), std::forward<CompletionToken>(token));
+    }
+    /// save() for any completion token; `session` must outlive the operation.
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_save(agent_session& session, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), save(session), std::forward<CompletionToken>(token));
+    }
+    /// erase() for any completion token; the handler gets (std::exception_ptr, bool).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_erase(std::string id, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), erase(std::move(id)), std::forward<CompletionToken>(token));
+    }
+};
+
+} // namespace forma

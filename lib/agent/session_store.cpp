@@ -1,0 +1,92 @@
+#include <forma/agent/in_memory_session_store.hpp>
+#include <forma/agent/session_store.hpp>
+
+#include "../detail/json_text.hpp"
+
+#include <boost/json/serialize.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/value_from.hpp>
+#include <boost/json/value_to.hpp>
+
+namespace forma {
+
+namespace {
+
+std::string conflict_message(const std::string& id, std::uint64_t loaded, std::uint64_t stored) {
+    std::string message = "the session \"" + lib_detail::valid_utf8(id) + "\" was ";
+    message += loaded == 0 ? std::string("never loaded") : "loaded at version " + std::to_string(loaded);
+    message += stored == 0 ? std::string(", but the store holds none now (erased or expired)")
+                           : ", but the store holds version " + std::to_string(stored) + " (another writer saved first)";
+    return message + ": nothing was saved; load it again, redo the run and save that";
+}
+
+} // namespace
+
+session_conflict_error::session_conflict_error(std::string session_id, std::uint64_t loaded_version,
+                                               std::uint64_t stored_version)
+    : error(conflict_message(session_id, loaded_version, stored_version)), session_id_(std::move(session_id)),
+      loaded_version_(loaded_version), stored_version_(stored_version) {}
+
+session_conflict_error::~session_conflict_error() = default;
+
+session_store::~session_store() = default;
+
+in_memory_session_store::in_memory_session_store(executor_type executor, in_memory_session_store_options options)
+    : executor_(std::move(executor)), options_(options) {}
+
+bool in_memory_session_store::expired(const entry& e) const {
+    return options_.ttl > std::chrono::milliseconds::zero() && std::chrono::steady_clock::now() >= e.expires;
+}
+
+boost::asio::awaitable<std::optional<agent_session>> in_memory_session_store::load(std::string id) {
+    const auto found = sessions_.find(id);
+    if (found == sessions_.end()) co_return std::nullopt;
+    if (expired(found->second)) {
+        sessions_.erase(found);
+        co_return std::nullopt;
+    }
+    agent_session session = boost::json::value_to<agent_session>(boost::json::parse(found->second.json));
+    session.version = found->second.version;
+    co_return session;
+}
+
+boost::asio::awaitable<void> in_memory_session_store::save(agent_session& session) {
+    if (session.id.empty()) throw error("a session needs an id to be saved");
+    auto found = sessions_.find(session.id);
+    if (found != sessions_.end() && expired(found->second)) {
+        sessions_.erase(found);
+        found = sessions_.end();
+    }
+    const std::uint64_t stored = found == sessions_.end() ? 0 : found->second.version;
+    if (stored != session.version) throw session_conflict_error(session.id, session.version, stored);
+    agent_session copy = session;
+    copy.version = 0; // the entry keeps the version
+    std::string json = boost::json::serialize(boost::json::value_from(copy));
+    if (json.size() > options_.max_session_bytes) {
+        throw error("the session \"" + lib_detail::valid_utf8(session.id) + "\" takes " + std::to_string(json.size()) +
+                    " bytes as JSON, more than the store's limit of " + std::to_string(options_.max_session_bytes) +
+                    " (max_session_bytes); trim its history");
+    }
+    entry& e = sessions_[session.id];
+    e.json = std::move(json);
+    e.version = stored + 1;
+    e.expires = std::chrono::steady_clock::now() + options_.ttl;
+    session.version = e.version;
+    co_return;
+}
+
+boost::asio::awaitable<bool> in_memory_session_store::erase(std::string id) {
+    const auto found = sessions_.find(id);
+    if (found == sessions_.end()) co_return false;
+    const bool live = !expired(found->second);
+    sessions_.erase(found);
+    co_return live;
+}
+
+std::size_t in_memory_session_store::size() const {
+    std::size_t live = 0;
+    for (const auto& [id, e] : sessions_) live += expired(e) ? 0 : 1;
+    return live;
+}
+
+} // namespace forma
