@@ -9,5 +9,6 @@
 #include <forma/middleware.hpp>
 #include <forma/model.hpp>
 #include <forma/openai.hpp>
+#include <forma/redis.hpp>
 #include <forma/telemetry.hpp>
 #include <forma/tools.hpp>

@@ -2,6 +2,7 @@
 #include <forma/agent/session_store.hpp>
 
 #include "../detail/json_text.hpp"
+#include "stored_session.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/parse.hpp>
@@ -21,6 +22,27 @@ std::string conflict_message(const std::string& id, std::uint64_t loaded, std::u
 }
 
 } // namespace
+
+namespace lib_detail {
+
+std::string stored_session_json(const agent_session& session, std::size_t max_bytes) {
+    if (session.id.empty()) throw error("a session needs an id to be saved");
+    agent_session copy = session;
+    copy.version = 0; // the store keeps the version
+    std::string json = boost::json::serialize(boost::json::value_from(copy));
+    if (json.size() > max_bytes) {
+        throw error("the session \"" + valid_utf8(session.id) + "\" takes " + std::to_string(json.size()) +
+                    " bytes as JSON, more than the store's limit of " + std::to_string(max_bytes) +
+                    " (max_session_bytes); trim its history");
+    }
+    return json;
+}
+
+agent_session stored_session_from_json(std::string_view json) {
+    return boost::json::value_to<agent_session>(boost::json::parse(json));
+}
+
+} // namespace lib_detail
 
 session_conflict_error::session_conflict_error(std::string session_id, std::uint64_t loaded_version,
                                                std::uint64_t stored_version)
@@ -45,13 +67,13 @@ boost::asio::awaitable<std::optional<agent_session>> in_memory_session_store::lo
         sessions_.erase(found);
         co_return std::nullopt;
     }
-    agent_session session = boost::json::value_to<agent_session>(boost::json::parse(found->second.json));
+    agent_session session = lib_detail::stored_session_from_json(found->second.json);
     session.version = found->second.version;
     co_return session;
 }
 
 boost::asio::awaitable<void> in_memory_session_store::save(agent_session& session) {
-    if (session.id.empty()) throw error("a session needs an id to be saved");
+    std::string json = lib_detail::stored_session_json(session, options_.max_session_bytes);
     auto found = sessions_.find(session.id);
     if (found != sessions_.end() && expired(found->second)) {
         sessions_.erase(found);
@@ -59,14 +81,6 @@ boost::asio::awaitable<void> in_memory_session_store::save(agent_session& sessio
     }
     const std::uint64_t stored = found == sessions_.end() ? 0 : found->second.version;
     if (stored != session.version) throw session_conflict_error(session.id, session.version, stored);
-    agent_session copy = session;
-    copy.version = 0; // the entry keeps the version
-    std::string json = boost::json::serialize(boost::json::value_from(copy));
-    if (json.size() > options_.max_session_bytes) {
-        throw error("the session \"" + lib_detail::valid_utf8(session.id) + "\" takes " + std::to_string(json.size()) +
-                    " bytes as JSON, more than the store's limit of " + std::to_string(options_.max_session_bytes) +
-                    " (max_session_bytes); trim its history");
-    }
     entry& e = sessions_[session.id];
     e.json = std::move(json);
     e.version = stored + 1;

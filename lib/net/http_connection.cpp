@@ -18,10 +18,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include <openssl/err.h>
-#include <openssl/pem.h>
 #include <openssl/ssl.h>
-#include <openssl/x509v3.h>
 
 #include <limits>
 #include <tuple>
@@ -57,51 +54,6 @@ bool is_closed_error(const error_code& ec) {
 
 } // namespace
 
-namespace {
-
-std::string openssl_reason() {
-    char text[256];
-    ERR_error_string_n(ERR_get_error(), text, sizeof text);
-    ERR_clear_error();
-    return text;
-}
-
-void add_pem_anchors(SSL_CTX* context, const std::string& pem) {
-    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
-    int added = 0;
-    while (X509* certificate = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
-        const int ok = X509_STORE_add_cert(SSL_CTX_get_cert_store(context), certificate);
-        X509_free(certificate);
-        if (!ok) throw error("cannot add a certificate of ca_certificates: " + openssl_reason());
-        ++added;
-    }
-    ERR_clear_error(); // the end of the PEM text
-    if (added == 0) throw error("ca_certificates holds no PEM certificate");
-}
-
-} // namespace
-
-std::shared_ptr<SSL_CTX> make_tls_client_context(const tls_trust& trust) {
-    std::shared_ptr<SSL_CTX> context(SSL_CTX_new(TLS_client_method()), &SSL_CTX_free);
-    if (!context) throw error("cannot make a TLS context: " + openssl_reason());
-    SSL_CTX* native = context.get();
-    SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
-    // Frees OpenSSL's record buffers while a connection waits: most of a stream's life.
-    SSL_CTX_set_mode(native, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
-                                 SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-    if (!trust.verify_peer) {
-        SSL_CTX_set_verify(native, SSL_VERIFY_NONE, nullptr);
-        return context;
-    }
-    SSL_CTX_set_verify(native, SSL_VERIFY_PEER, nullptr);
-    SSL_CTX_set_default_verify_paths(native); // no system store is not an error: ca_file may be enough
-    ERR_clear_error();
-    if (!trust.ca_file.empty() && SSL_CTX_load_verify_locations(native, trust.ca_file.c_str(), nullptr) != 1)
-        throw error("cannot read the trust anchors in ca_file \"" + trust.ca_file + "\": " + openssl_reason());
-    if (!trust.ca_certificates.empty()) add_pem_anchors(native, trust.ca_certificates);
-    return context;
-}
-
 std::string_view http_response_head::header(std::string_view name) const noexcept {
     for (const auto& [key, value] : headers)
         if (iequals(key, name)) return value;
@@ -122,7 +74,7 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
     std::shared_ptr<SSL_CTX> tls;
     tcp::resolver resolver;
     tcp::socket socket;
-    std::unique_ptr<SSL, decltype(&SSL_free)> ssl{nullptr, &SSL_free};
+    ssl_handle ssl;
     std::optional<tls_stream> secure; // over socket and ssl; Beast's operations keep a reference to it
     asio::steady_timer watchdog; // closes the socket when the armed timeout expires
     std::uint64_t armings = 0;   // tells a stale expiry from the current one
@@ -242,34 +194,12 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
     }
 
     transport_error tls_failure(const error_code& ec) {
-        std::string message = "TLS handshake with " + where + " failed: " + ec.message();
-        const long verify_result = ssl ? SSL_get_verify_result(ssl.get()) : X509_V_OK;
-        if (verify_result != X509_V_OK) {
-            message += " (";
-            message += X509_verify_cert_error_string(verify_result);
-            message += "; to trust a private server, give its certificate as ca_file or ca_certificates)";
-        }
-        return transport_error(transport_error_kind::tls, message, ec, true);
+        return transport_error(transport_error_kind::tls, tls_handshake_failure(ssl.get(), where, ec), ec, true);
     }
 
-    // Asks OpenSSL to check the certificate's name (or IP address) and sends SNI for names.
     void prepare_tls() {
-        ssl.reset(SSL_new(tls.get()));
-        BIO* bio = ssl ? socket_bio::make(socket.native_handle()) : nullptr;
-        if (!bio) throw error("cannot start TLS: " + openssl_reason());
-        SSL_set_bio(ssl.get(), bio, bio); // the SSL owns the BIO
-        SSL* native = ssl.get();
-        secure.emplace(socket, native);
-        error_code not_an_address;
-        asio::ip::make_address(server.host, not_an_address);
-        const bool verify = (SSL_get_verify_mode(native) & SSL_VERIFY_PEER) != 0;
-        if (not_an_address) {
-            if (!SSL_set_tlsext_host_name(native, server.host.c_str()) ||
-                (verify && !SSL_set1_host(native, server.host.c_str())))
-                throw error("cannot set the TLS host name " + server.host);
-        } else if (verify && !X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(native), server.host.c_str())) {
-            throw error("cannot set the TLS peer address " + server.host);
-        }
+        ssl = start_tls_session(tls.get(), socket.native_handle(), server.host);
+        secure.emplace(socket, ssl.get());
     }
 
     void close() noexcept {

@@ -5,6 +5,8 @@
 #include <forma/net/base_url.hpp>
 #include <forma/net/timeouts.hpp>
 
+#include "tls_client.hpp"
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
@@ -17,22 +19,9 @@
 #include <utility>
 #include <vector>
 
-struct ssl_ctx_st; // OpenSSL's SSL_CTX
-
 namespace forma::net::detail {
 
 using header_list = std::vector<std::pair<std::string, std::string>>;
-
-/// The trust settings of a client, made into a TLS context once and shared by its connections.
-struct tls_trust {
-    bool verify_peer = true;
-    std::string ca_file{};
-    std::string ca_certificates{};
-};
-
-/// TLS 1.2 or 1.3, the system's trust store plus the extra anchors, peer verification as asked.
-/// @throws forma::error when ca_file or ca_certificates cannot be read.
-std::shared_ptr<ssl_ctx_st> make_tls_client_context(const tls_trust& trust);
 
 struct http_request {
     std::string_view method = "POST";

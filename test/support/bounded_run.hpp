@@ -34,4 +34,13 @@ T run_bounded(boost::asio::io_context& io, boost::asio::awaitable<T> operation, 
     return std::move(*result);
 }
 
+/// run_bounded for an operation with no result.
+inline void run_bounded(boost::asio::io_context& io, boost::asio::awaitable<void> operation,
+                        std::chrono::milliseconds limit) {
+    run_bounded(io, [](boost::asio::awaitable<void> op) -> boost::asio::awaitable<bool> {
+        co_await std::move(op);
+        co_return true;
+    }(std::move(operation)), limit);
+}
+
 } // namespace forma_test

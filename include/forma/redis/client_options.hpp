@@ -1,0 +1,56 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace forma::redis {
+
+/// Where a Redis server is and how to talk to it.
+struct client_options {
+    std::string host = "127.0.0.1";
+    std::uint16_t port = 6379;
+    /// With `password`, sent as AUTH (an ACL user); empty for the default user.
+    std::string username{};
+    /// Sent as AUTH on every new connection when not empty.
+    std::string password{};
+    /// Selected on every new connection when not 0.
+    int database = 0;
+    /// Set as CLIENT SETNAME on every new connection when not empty (seen in CLIENT LIST).
+    std::string client_name = "forma";
+
+    /// TLS (Redis 6+ with tls-port); the system trust store plus the anchors below.
+    bool tls = false;
+    /// A PEM file of further trust anchors (e.g. a private server's certificate).
+    std::string ca_file{};
+    /// Further trust anchors as PEM text, like ca_file.
+    std::string ca_certificates{};
+    /// Verify the server's certificate and host name. Turn off only for a throwaway local server.
+    bool verify_peer = true;
+
+    /// Resolving, connecting, the TLS handshake and AUTH/SELECT, together.
+    std::chrono::milliseconds connect_timeout{std::chrono::seconds(5)};
+    /** The longest wait for a command's reply, from when it is queued. When it expires the
+        connection is closed (its other commands fail too: their replies could no longer be
+        matched), and the next command opens a new one. Zero: no limit.
+    */
+    std::chrono::milliseconds command_timeout{std::chrono::seconds(5)};
+    /** After a failed connect, the next attempt waits this long, doubled after each further
+        failure up to reconnect_backoff_max; a success resets it. Commands issued meanwhile
+        wait for that attempt (within their timeout) rather than hammer a server that is down.
+    */
+    std::chrono::milliseconds reconnect_backoff{std::chrono::milliseconds(100)};
+    std::chrono::milliseconds reconnect_backoff_max{std::chrono::seconds(2)};
+    /// A reply larger than this closes the connection (redis_error_kind::reply_too_large).
+    std::size_t max_reply_bytes = 512 * 1024 * 1024;
+
+    /** Options from a URL: `redis://[[user]:password@]host[:port][/database]`, or `rediss://`
+        for TLS. Percent-escapes in the user and password are decoded.
+        @throws forma::error naming what is wrong with the URL.
+    */
+    static client_options from_url(std::string_view url);
+};
+
+} // namespace forma::redis

@@ -1,0 +1,99 @@
+#pragma once
+// A real redis-server (Debian's; tools/bootstrap installs it) for one test: on a free loopback
+// port, in a temporary directory, stopped and removed after.
+
+#include "server_process.hpp"
+
+#include <forma/redis/client_options.hpp>
+#include <forma/testing/self_signed_certificate.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <stdlib.h>
+
+namespace forma_test {
+
+struct redis_server_options {
+    /// Listen with TLS only, with a certificate for 127.0.0.1 made at start.
+    bool tls = false;
+    /// requirepass: the default user needs this password.
+    std::string password{};
+    /// Further configuration, e.g. {"--user", "alice on >secret ~* +@all"}.
+    std::vector<std::string> arguments{};
+    /// Keep data across restart() (an append-only file, written at each command).
+    bool persistent = false;
+};
+
+class redis_server {
+public:
+    explicit redis_server(redis_server_options options = {}) : options_(std::move(options)), port_(free_port()) {
+        std::string pattern = (std::filesystem::temp_directory_path() / "forma-redis-XXXXXX").string();
+        if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+        directory_ = pattern;
+        if (options_.tls) {
+            certificate_ = forma::testing::make_self_signed_certificate({"localhost"}, {"127.0.0.1"});
+            std::ofstream(directory_ / "server.crt") << certificate_.certificate;
+            std::ofstream(directory_ / "server.key") << certificate_.private_key;
+        }
+        start();
+    }
+
+    ~redis_server() {
+        process_.reset();
+        std::error_code ignored;
+        std::filesystem::remove_all(directory_, ignored);
+    }
+
+    redis_server(const redis_server&) = delete;
+    redis_server& operator=(const redis_server&) = delete;
+
+    unsigned short port() const noexcept { return port_; }
+
+    /// Options for a forma::redis::client of this server (trusting its certificate under TLS).
+    forma::redis::client_options client_options() const {
+        forma::redis::client_options o;
+        o.host = "127.0.0.1";
+        o.port = port_;
+        o.password = options_.password;
+        o.tls = options_.tls;
+        o.ca_certificates = certificate_.certificate;
+        return o;
+    }
+
+    /// Kills the server at once, as a crash would.
+    void kill() {
+        if (process_) process_->kill();
+        process_.reset();
+    }
+    /// Stops it (SIGTERM: it exits cleanly).
+    void stop() { process_.reset(); }
+    /// Starts it again on the same port and directory.
+    void start() {
+        std::vector<std::string> args{"--bind", "127.0.0.1", "--dir", directory_.string(), "--save", "",
+                                      "--daemonize", "no", "--protected-mode", "no", "--logfile", ""};
+        const std::string port = std::to_string(port_);
+        if (options_.tls) {
+            args.insert(args.end(), {"--port", "0", "--tls-port", port, "--tls-cert-file", (directory_ / "server.crt").string(),
+                                     "--tls-key-file", (directory_ / "server.key").string(), "--tls-auth-clients", "no"});
+        } else {
+            args.insert(args.end(), {"--port", port});
+        }
+        if (!options_.password.empty()) args.insert(args.end(), {"--requirepass", options_.password});
+        if (options_.persistent) args.insert(args.end(), {"--appendonly", "yes", "--appendfsync", "always"});
+        args.insert(args.end(), options_.arguments.begin(), options_.arguments.end());
+        process_.emplace(FORMA_REDIS_SERVER, std::move(args), "Ready to accept connections");
+    }
+
+private:
+    redis_server_options options_;
+    unsigned short port_;
+    std::filesystem::path directory_;
+    forma::testing::certificate_pem certificate_{};
+    std::optional<server_process> process_;
+};
+
+} // namespace forma_test

@@ -1,0 +1,102 @@
+#pragma once
+// A server program run for a test: started, waited for until its output says it is ready,
+// and stopped after. Its output is drained so that it never blocks on a full pipe.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace forma_test {
+
+/// A loopback port nobody listens on at the moment.
+inline unsigned short free_port() {
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::acceptor probe(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+    return probe.local_endpoint().port();
+}
+
+class server_process {
+public:
+    /** Runs `program args...` with `environment_added`, and returns once a line of its output
+        (stdout and stderr together) contains `ready_text`.
+        @throws std::runtime_error with its output when it ends first.
+    */
+    server_process(const std::string& program, std::vector<std::string> args, const std::string& ready_text,
+                   std::vector<std::string> environment_added = {}) {
+        int output_pipe[2];
+        if (::pipe2(output_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed"); // not inherited by other children
+        // Built before fork: the child only calls what is safe between fork and exec.
+        std::vector<char*> environment;
+        for (std::string& variable : environment_added) environment.push_back(variable.data());
+        for (char** variable = environ; *variable; ++variable) environment.push_back(*variable);
+        environment.push_back(nullptr);
+        std::vector<char*> argv{const_cast<char*>(program.c_str())};
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            ::dup2(output_pipe[1], 1);
+            ::dup2(output_pipe[1], 2);
+            ::execve(program.c_str(), argv.data(), environment.data());
+            ::_exit(127);
+        }
+        ::close(output_pipe[1]);
+        std::FILE* output = ::fdopen(output_pipe[0], "r");
+        char line[4096];
+        bool ready = false;
+        while (!ready && std::fgets(line, sizeof line, output)) {
+            output_ += line;
+            ready = output_.find(ready_text) != std::string::npos;
+        }
+        drain_ = std::thread([output] {
+            char rest[4096];
+            while (std::fgets(rest, sizeof rest, output)) {
+            }
+            std::fclose(output);
+        });
+        if (!ready) {
+            stop();
+            throw std::runtime_error(program + " did not start: " + output_);
+        }
+    }
+
+    ~server_process() { stop(); }
+    server_process(const server_process&) = delete;
+    server_process& operator=(const server_process&) = delete;
+
+    /// Kills the server at once (a server that dies mid-call).
+    void kill() {
+        if (pid_ > 0) ::kill(pid_, SIGKILL);
+    }
+
+    /// Asks it to end (SIGTERM) and waits until it has.
+    void stop() {
+        if (pid_ > 0) {
+            ::kill(pid_, SIGTERM);
+            int status = 0;
+            ::waitpid(pid_, &status, 0);
+            pid_ = -1;
+        }
+        if (drain_.joinable()) drain_.join();
+    }
+
+    /// What it wrote until it was ready.
+    const std::string& output() const noexcept { return output_; }
+
+private:
+    pid_t pid_ = -1;
+    std::string output_;
+    std::thread drain_;
+};
+
+} // namespace forma_test
