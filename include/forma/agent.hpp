@@ -7,6 +7,7 @@
 #include <forma/agent/agent_session.hpp>
 #include <forma/agent/in_memory_session_store.hpp>
 #include <forma/agent/session_store.hpp>
+#include <forma/agent/stored_agent.hpp>
 #include <forma/agent/chat_client.hpp>
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/agent/chat_options.hpp>
