@@ -11,6 +11,7 @@
 #include <forma/agent/chat_client.hpp>
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/agent/chat_options.hpp>
+#include <forma/agent/history_limit.hpp>
 #include <forma/agent/provider_metadata.hpp>
 #include <forma/agent/structured_format.hpp>
 #include <forma/agent/structured_output_mode.hpp>

@@ -66,16 +66,6 @@ void chat_client_agent::claim(agent_response_update& update) const {
 
 namespace {
 
-// The history sent to the model: the session's conversation, then the new messages.
-std::vector<chat_message> conversation(const agent_session& session,
-                                       const std::vector<chat_message>& messages) {
-    std::vector<chat_message> all;
-    all.reserve(session.history.size() + messages.size());
-    all.insert(all.end(), session.history.begin(), session.history.end());
-    all.insert(all.end(), messages.begin(), messages.end());
-    return all;
-}
-
 bool holds_approvals(const std::vector<chat_message>& messages) noexcept {
     for (const chat_message& m : messages)
         for (const content& c : m.contents)
@@ -113,6 +103,25 @@ void remember(agent_session& session, std::vector<chat_message>&& messages,
 
 } // namespace
 
+std::vector<chat_message> chat_client_agent::conversation(const agent_session& session,
+                                                         const std::vector<chat_message>& messages) const {
+    std::vector<chat_message> all;
+    all.reserve(session.history.size() + messages.size());
+    all.insert(all.end(), session.history.begin(), session.history.end());
+    all.insert(all.end(), messages.begin(), messages.end());
+    if (!options_.history_limit) return all;
+    return limit_history(all, *options_.history_limit, estimator_, messages.size());
+}
+
+void chat_client_agent::after_run(agent_session& session, const std::vector<chat_message>& sent,
+                                  const std::optional<usage_details>& usage) const {
+    if (!options_.history_limit) return;
+    // `sent` is empty for a run through the tool loop: its usage sums several requests.
+    if (usage && usage->input_token_count && !sent.empty()) estimator_.calibrate(sent, *usage->input_token_count);
+    if (options_.history_limit->trim_stored_history)
+        session.history = limit_history(session.history, *options_.history_limit, estimator_);
+}
+
 bool chat_client_agent::uses_loop(const forma::chat_options& request, const agent_session& session,
                                   const std::vector<chat_message>& messages) {
     return !request.tools.empty() || holds_approvals(messages) || holds_approvals(session.history);
@@ -124,10 +133,14 @@ chat_client_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<
     forma::chat_options request = effective_chat_options(options);
     chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
     agent_detail::output_retry retry(options, request, options_.max_output_retries);
-    agent_response<> response = co_await agent_detail::get_checked_response(target, conversation(*session, messages),
-                                                                            std::move(request), std::move(retry));
+    std::vector<chat_message> sent = conversation(*session, messages);
+    std::vector<chat_message> to_calibrate; // a copy only where a history limit learns from it
+    if (options_.history_limit && &target == &client_) to_calibrate = sent;
+    agent_response<> response = co_await agent_detail::get_checked_response(target, std::move(sent), std::move(request),
+                                                                            std::move(retry));
     claim(response);
     remember(*session, std::move(messages), response.messages, answer_kind::whole);
+    after_run(*session, to_calibrate, response.usage);
     co_return response;
 }
 
@@ -135,9 +148,9 @@ chat_client_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<
 class chat_client_agent::streaming_run final : public update_source {
 public:
     streaming_run(const chat_client_agent& agent, update_stream inner, std::vector<chat_message> messages,
-                  std::shared_ptr<agent_session> session)
+                  std::shared_ptr<agent_session> session, std::vector<chat_message> sent)
         : agent_(agent), inner_(std::move(inner)), messages_(std::move(messages)),
-          session_(std::move(session)) {}
+          session_(std::move(session)), sent_(std::move(sent)) {}
 
     boost::asio::awaitable<std::optional<agent_response_update>> next() override {
         std::optional<agent_response_update> update;
@@ -150,7 +163,9 @@ public:
             throw;
         }
         if (!update) {
-            remember(*session_, std::move(messages_), merged_.take().messages, answer_kind::streamed);
+            agent_response<> answer = merged_.take();
+            remember(*session_, std::move(messages_), answer.messages, answer_kind::streamed);
+            agent_.after_run(*session_, sent_, answer.usage);
             co_return std::nullopt;
         }
         agent_.claim(*update);
@@ -163,6 +178,7 @@ private:
     update_stream inner_;
     std::vector<chat_message> messages_;
     std::shared_ptr<agent_session> session_;
+    std::vector<chat_message> sent_; // for calibration; empty without a history limit
     agent_response_builder merged_;
 };
 
@@ -172,11 +188,13 @@ update_stream chat_client_agent::run_streaming_core(std::vector<chat_message> me
     forma::chat_options request = effective_chat_options(options);
     chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
     agent_detail::output_retry retry(options, request, options_.max_output_retries);
-    update_stream inner = agent_detail::get_checked_streaming_response(target, conversation(*session, messages),
-                                                                       std::move(request), std::move(retry));
-    return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(inner),
-                                                                         std::move(messages),
-                                                                         std::move(session)));
+    std::vector<chat_message> sent = conversation(*session, messages);
+    std::vector<chat_message> to_calibrate;
+    if (options_.history_limit && &target == &client_) to_calibrate = sent;
+    update_stream inner = agent_detail::get_checked_streaming_response(target, std::move(sent), std::move(request),
+                                                                       std::move(retry));
+    return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(inner), std::move(messages),
+                                                                         std::move(session), std::move(to_calibrate)));
 }
 
 } // namespace forma

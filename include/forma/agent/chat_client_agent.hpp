@@ -3,6 +3,7 @@
 #include <forma/agent/agent.hpp>
 #include <forma/agent/chat_client.hpp>
 #include <forma/agent/chat_options.hpp>
+#include <forma/agent/history_limit.hpp>
 #include <forma/model/response_format.hpp>
 #include <forma/tools/function_invoking_chat_client.hpp>
 #include <forma/tools/function_tool.hpp>
@@ -37,6 +38,10 @@ struct chat_client_agent_options {
         output_errors_content. Refusals and answers cut by the token limit are not retried.
     */
     std::size_t max_output_retries = 1;
+    /** How much of the session's history each run sends (and, if it says so, keeps); unset:
+        all of it. Its token estimate learns from the input token counts of responses.
+    */
+    std::optional<forma::history_limit> history_limit{};
 };
 
 /** The agent over a chat client: sends the session's history and the new
@@ -92,8 +97,15 @@ private:
     static bool uses_loop(const forma::chat_options& request, const agent_session& session,
                           const std::vector<chat_message>& messages);
 
+    /// What a run sends: the session's history and the new messages, within history_limit.
+    std::vector<chat_message> conversation(const agent_session& session, const std::vector<chat_message>& messages) const;
+    /// After a run: learns from its usage (`sent` empty: it made more than one request, or
+    /// nothing to learn), and trims the stored history when asked.
+    void after_run(agent_session& session, const std::vector<chat_message>& sent, const std::optional<usage_details>& usage) const;
+
     chat_client& client_;
     chat_client_agent_options options_;
+    mutable token_estimator estimator_; // learns as runs report usage
     function_invoking_chat_client invoking_;
 
     class streaming_run;

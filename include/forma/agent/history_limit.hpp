@@ -1,0 +1,62 @@
+#pragma once
+
+#include <forma/model/chat_message.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace forma {
+
+/** How much of a conversation's history a run sends. The newest messages are kept, as many
+    as the limits allow; older ones are left out, oldest first. Whatever the limits:
+    - system messages stay (they count against neither limit);
+    - an assistant message that calls functions and the tool messages with their results
+      are kept or left out together, so the model never sees a call without its result;
+    - the run's own new messages are sent, even when they alone are past a limit.
+*/
+struct history_limit {
+    /// Messages at most (system ones not counted); 0: no limit.
+    std::size_t max_messages = 0;
+    /// Estimated tokens at most (token_estimator; system messages not counted); 0: no limit.
+    std::size_t max_tokens = 0;
+    /// Trim the session's stored history to the same limits after each run, too (else the
+    /// session keeps everything and only what is sent is limited).
+    bool trim_stored_history = false;
+
+    friend bool operator==(const history_limit&, const history_limit&) = default;
+};
+
+/** Estimates the tokens of messages from their size: bytes of text (and of function
+    arguments and results, as JSON) divided by bytes_per_token(), plus a few tokens of
+    overhead per message. Starts at 4 bytes per token, the usual figure for English with
+    OpenAI's tokenizers, and learns the model's ratio from the input token counts that
+    responses report (calibrate).
+*/
+class token_estimator {
+public:
+    /// Tokens a message adds to a request beyond its contents (role, separators).
+    static constexpr std::size_t per_message_overhead = 4;
+
+    std::size_t estimate(const chat_message& message) const;
+    std::size_t estimate(const std::vector<chat_message>& messages) const;
+
+    /** Learns from a response: `sent` was the request's messages and `input_tokens` what the
+        server counted for it. The count also covers instructions and tool definitions,
+        which makes the estimate err on the side of more tokens.
+    */
+    void calibrate(const std::vector<chat_message>& sent, std::int64_t input_tokens);
+
+    double bytes_per_token() const noexcept { return bytes_per_token_; }
+
+private:
+    double bytes_per_token_ = 4.0;
+};
+
+/** The messages of `history` to send under `limit`, in their order; the last `keep_last`
+    (the run's new messages) are kept whatever the limits.
+*/
+std::vector<chat_message> limit_history(const std::vector<chat_message>& history, const history_limit& limit,
+                                        const token_estimator& estimator, std::size_t keep_last = 0);
+
+} // namespace forma
