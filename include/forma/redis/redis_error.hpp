@@ -42,8 +42,9 @@ public:
 
     redis_error_kind kind() const noexcept { return kind_; }
     /** Whether the server may have run the command: it was sent and its answer was lost (a
-        broken connection, a timeout, a cancelled wait). False when it was never sent, or
-        when the server answered (an error reply ran nothing).
+        broken connection, a timeout). False when it was never sent, or when the server
+        answered (an error reply ran nothing). (A cancelled command ends in
+        boost::system::system_error, operation_aborted, not in a redis_error.)
     */
     bool may_have_run() const noexcept { return may_have_run_; }
     /// The underlying I/O error (e.g. `asio::error::connection_refused`), or a default code.
