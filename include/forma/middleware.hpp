@@ -1,7 +1,9 @@
 #pragma once
 
-/// Decorators over agents and the builder that stacks them.
+/// Decorators over agents and chat clients, and the builder that stacks agents.
 #include <forma/middleware/agent_builder.hpp>
+#include <forma/middleware/concurrency_limiter.hpp>
 #include <forma/middleware/delegating_agent.hpp>
 #include <forma/middleware/structured_output_agent.hpp>
 #include <forma/middleware/telemetry_agent.hpp>
+#include <forma/net/rate_limits.hpp>

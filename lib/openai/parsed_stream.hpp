@@ -41,6 +41,10 @@ public:
                 else
                     update = mapping_.next(pending_);
                 if (update) {
+                    if (!limits_told_) { // the first update carries what the headers said
+                        limits_told_ = true;
+                        attach_rate_limits(update->additional_properties, rate_limits_of(body_.head()));
+                    }
                     span_.add_update(*update);
                     co_return update;
                 }
@@ -95,6 +99,7 @@ private:
     std::vector<agent_response_update> whole_{}; // a whole response's updates, handed out in turn
     std::size_t whole_next_ = 0;
     bool started_ = false;
+    bool limits_told_ = false;
     bool body_ended_ = false;
     bool replied_whole_ = false;
     bool ended_ = false;

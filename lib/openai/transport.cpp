@@ -156,12 +156,13 @@ asio::awaitable<transport::opened_response> transport::open(const request_line& 
     }
 }
 
-asio::awaitable<std::string> transport::exchange(const request_line& request, const telemetry::operation_span& span) {
+asio::awaitable<transport::exchanged_body> transport::exchange(const request_line& request,
+                                                                const telemetry::operation_span& span) {
     const exchange_limits limits = limits_from_now();
     auto opened = co_await open(request, span, limits);
     std::string text = co_await opened.connection->read_body(options_.max_response_body, limits);
     give_back(std::move(opened.connection));
-    co_return text;
+    co_return exchanged_body{.text = std::move(text), .limits = rate_limits_of(opened.head)};
 }
 
 asio::awaitable<void> streamed_body::open(const request_line& request, const telemetry::operation_span& span) {

@@ -10,6 +10,7 @@
 #include <forma/model/chat_message.hpp>
 #include <forma/net/base_url.hpp>
 #include <forma/net/http_error.hpp>
+#include <forma/net/rate_limits.hpp>
 #include <forma/openai/client_options.hpp>
 #include <forma/telemetry/operation_span.hpp>
 
@@ -32,6 +33,16 @@ struct request_line {
     std::string_view body{};
     bool stream = false;
 };
+
+/// What a response's x-ratelimit-* headers say.
+inline forma::rate_limits rate_limits_of(const net::detail::http_response_head& head) {
+    return forma::rate_limits::from_headers([&](std::string_view name) { return head.header(name); });
+}
+
+/// Puts `limits` (when any) in `properties`, as forma::concurrency_limiter reads them.
+inline void attach_rate_limits(boost::json::object& properties, const forma::rate_limits& limits) {
+    if (!limits.empty()) properties[forma::rate_limits::property] = limits.to_json();
+}
 
 class transport {
 public:
@@ -75,8 +86,12 @@ public:
     boost::asio::awaitable<opened_response> open(const request_line& request, const telemetry::operation_span& span,
                                                  const net::detail::exchange_limits& limits);
 
+    struct exchanged_body {
+        std::string text;
+        forma::rate_limits limits; // what the response's x-ratelimit-* headers said
+    };
     /// Sends `request` and reads the whole 2xx body.
-    boost::asio::awaitable<std::string> exchange(const request_line& request, const telemetry::operation_span& span);
+    boost::asio::awaitable<exchanged_body> exchange(const request_line& request, const telemetry::operation_span& span);
 
     /// Keeps a connection whose response has ended for the next request.
     void give_back(std::unique_ptr<net::detail::http_connection> connection) { pool_.give_back(std::move(connection)); }

@@ -74,6 +74,11 @@ protected:
         run_bounded(io, std::move(operation), std::chrono::seconds(20));
     }
 
+    /// A client of `target`, as an instance of a server fleet has its own.
+    std::shared_ptr<forma::redis::client> connect(redis_server& target) {
+        return std::make_shared<forma::redis::client>(io.get_executor(), target.client_options());
+    }
+
     /// A client of `target` for looking at the server, apart from the clients under test.
     forma::redis::client& watcher_of(redis_server& target) {
         forma::redis::client_options options = target.client_options();

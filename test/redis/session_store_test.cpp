@@ -1,10 +1,7 @@
 // forma::redis::session_store on a real redis-server: the session_store contract, then what
 // only a shared store meets: another instance, keys holding foreign data, a save cancelled at
 // any point, a server restarted mid-run.
-#include <forma/agent/chat_client_agent.hpp>
-#include <forma/agent/stored_agent.hpp>
 #include <forma/redis/session_store.hpp>
-#include <forma/testing/scripted_chat_client.hpp>
 
 #include "../agent/session_store_contract.hpp"
 #include "redis_test_support.hpp"
@@ -40,9 +37,6 @@ agent_session conversation(std::string id, int messages) {
 
 class redis_session_store_test : public forma_test::redis_test {
 protected:
-    std::shared_ptr<client> connect(forma_test::redis_server& target) {
-        return std::make_shared<client>(io.get_executor(), target.client_options());
-    }
     void save(session_store& store, agent_session& s) { run(store.save(s)); }
 };
 
@@ -203,29 +197,4 @@ TEST_F(redis_session_store_test, a_server_restarted_mid_run_fails_the_save_in_fl
     save(store, s);
     EXPECT_EQ(s.version, 2u);
     EXPECT_EQ(run(store.load("r"))->history.back().text(), "while it was down");
-}
-
-TEST_F(redis_session_store_test, agents_on_two_instances_share_a_conversation_through_redis) {
-    // Two instances: each its own Redis connection, model client and agent.
-    struct instance {
-        instance(asio::io_context& io, std::shared_ptr<client> redis)
-            : model(io.get_executor()),
-              conversations(std::make_shared<forma::chat_client_agent>(model), std::make_shared<session_store>(std::move(redis))) {}
-        forma::testing::scripted_chat_client model;
-        forma::stored_agent conversations;
-    };
-    instance a(io, connect(server())), b(io, connect(server()));
-    for (int turn = 0; turn < 6; ++turn) {
-        instance& on = turn % 2 ? b : a;
-        on.model.add_text_response("answer " + std::to_string(turn));
-        EXPECT_EQ(run(on.conversations.run("fleet", "question " + std::to_string(turn))).text(), "answer " + std::to_string(turn));
-    }
-    const agent_session stored = *run(session_store(connect(server())).load("fleet"));
-    ASSERT_EQ(stored.history.size(), 12u);
-    for (int turn = 0; turn < 6; ++turn) {
-        EXPECT_EQ(stored.history[2 * turn].text(), "question " + std::to_string(turn));
-        EXPECT_EQ(stored.history[2 * turn + 1].text(), "answer " + std::to_string(turn));
-    }
-    EXPECT_EQ(stored.version, 6u);
-    EXPECT_EQ(b.model.requests().back().messages.size(), 11u) << "the last turn sent the whole conversation";
 }
