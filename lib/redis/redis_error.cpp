@@ -2,9 +2,7 @@
 #include <forma/redis/reply.hpp>
 #include <forma/redis/script.hpp>
 
-#include <openssl/evp.h>
-
-#include <stdexcept>
+#include "../detail/hex_digest.hpp"
 
 namespace forma::redis {
 
@@ -26,17 +24,6 @@ std::string_view to_string(reply_kind kind) noexcept {
     return "unknown";
 }
 
-script::script(std::string source) : source_(std::move(source)) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    if (EVP_Digest(source_.data(), source_.size(), digest, &size, EVP_sha1(), nullptr) != 1)
-        throw std::runtime_error("OpenSSL cannot compute a SHA-1");
-    static constexpr char hex[] = "0123456789abcdef";
-    sha1_.reserve(2 * size);
-    for (unsigned int i = 0; i < size; ++i) {
-        sha1_ += hex[digest[i] >> 4];
-        sha1_ += hex[digest[i] & 15];
-    }
-}
+script::script(std::string source) : source_(std::move(source)), sha1_(lib_detail::hex_digest(EVP_sha1(), source_)) {}
 
 } // namespace forma::redis

@@ -1,8 +1,10 @@
 // What many server instances share through one Redis: conversations run by stored_agent,
-// and the rate limits of concurrency_limiter.
+// the rate limits of concurrency_limiter, and the responses of caching_chat_client.
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/agent/stored_agent.hpp>
+#include <forma/middleware/caching_chat_client.hpp>
 #include <forma/middleware/concurrency_limiter.hpp>
+#include <forma/redis/response_cache.hpp>
 #include <forma/redis/session_store.hpp>
 #include <forma/testing/scripted_chat_client.hpp>
 
@@ -79,4 +81,24 @@ TEST_F(fleet_test, a_shared_bucket_that_cannot_be_reached_fails_the_request_type
     }
     EXPECT_EQ(model.requests().size(), 0u);
     EXPECT_EQ(limited.in_flight(), 0u);
+}
+
+TEST_F(fleet_test, a_response_cached_by_one_instance_answers_the_same_request_on_another) {
+    forma::testing::scripted_chat_client model_a(io.get_executor()), model_b(io.get_executor());
+    model_a.add_text_response("computed once");
+    const forma::caching_chat_client_options options{.ttl = std::chrono::minutes(10)};
+    forma::caching_chat_client instance_a(model_a, std::make_shared<response_cache>(connect(server())), options);
+    forma::caching_chat_client instance_b(model_b, std::make_shared<response_cache>(connect(server())), options);
+    std::vector<forma::chat_message> question{forma::chat_message(chat_role::user(), "What is 6 x 7?")};
+    forma::chat_options deterministic;
+    deterministic.temperature = 0.0;
+    const auto first = run(instance_a.get_response(question, deterministic));
+    const auto second = run(instance_b.get_response(question, deterministic));
+    EXPECT_EQ(second, first);
+    EXPECT_EQ(model_b.requests().size(), 0u) << "b never asked its model";
+    EXPECT_EQ(instance_b.hits(), 1u);
+    const std::string key = "forma:cache:" + forma::caching_chat_client::cache_key(question, deterministic);
+    const auto ttl = run(connect(server())->execute(command("PTTL", key))).integer;
+    EXPECT_GT(ttl, 590000);
+    EXPECT_LE(ttl, 600000);
 }
