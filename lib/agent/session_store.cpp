@@ -27,9 +27,9 @@ namespace lib_detail {
 
 std::string stored_session_json(const agent_session& session, std::size_t max_bytes) {
     if (session.id.empty()) throw error("a session needs an id to be saved");
-    agent_session copy = session;
-    copy.version = 0; // the store keeps the version
-    std::string json = boost::json::serialize(boost::json::value_from(copy));
+    boost::json::value value = boost::json::value_from(session);
+    value.as_object().erase("version"); // the store keeps the version
+    std::string json = boost::json::serialize(value);
     if (json.size() > max_bytes) {
         throw error("the session \"" + valid_utf8(session.id) + "\" takes " + std::to_string(json.size()) +
                     " bytes as JSON, more than the store's limit of " + std::to_string(max_bytes) +

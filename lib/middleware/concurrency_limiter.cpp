@@ -135,6 +135,11 @@ struct concurrency_limiter::state : std::enable_shared_from_this<state> {
                                           " requests wait already (max_queued), " + std::to_string(in_flight) +
                                           " are in flight");
         }
+        if (waiters.empty() && (options.max_in_flight == 0 || in_flight < options.max_in_flight) && !shared() &&
+            provider_wait(cost) == milliseconds::zero() && take_locally(cost) == milliseconds::zero()) {
+            ++in_flight; // nobody waits and there is room: no queue, no timer
+            co_return;
+        }
         auto me = std::make_shared<waiter>(executor, cost);
         waiters.push_back(me);
         if (!admitting) {
@@ -181,12 +186,17 @@ struct concurrency_limiter::state : std::enable_shared_from_this<state> {
                                                                        std::move(arguments));
             co_return milliseconds(std::max<std::int64_t>(0, r.integer));
         }
+        co_return take_locally(cost);
+    }
+
+    // Takes from the local buckets when both hold enough; else how long until they will.
+    milliseconds take_locally(double cost) {
         const milliseconds wait = std::max(requests.wait_for(1), tokens.wait_for(cost));
         if (wait == milliseconds::zero()) {
             requests.take(1);
             tokens.take(cost);
         }
-        co_return wait;
+        return wait;
     }
 
     static asio::awaitable<void> admit_all(std::shared_ptr<state> self) {

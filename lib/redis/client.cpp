@@ -154,7 +154,11 @@ struct client::state : std::enable_shared_from_this<state> {
             out.clear();
             for (auto& b : c->unsent) {
                 if (b->done) continue; // cancelled before it was sent
-                out += b->bytes;
+                if (out.empty()) {
+                    out.swap(b->bytes); // one batch alone (the usual case) is not copied
+                } else {
+                    out += b->bytes;
+                }
                 b->bytes = std::string();
                 b->written = true;
                 c->sent.push_back(b);
@@ -474,17 +478,18 @@ asio::awaitable<std::vector<reply>> client::execute(std::vector<command> command
 
 asio::awaitable<reply> client::eval(const script& lua, std::vector<std::string> keys, std::vector<std::string> arguments) {
     const auto s = state_;
-    const auto with = [&](std::string_view how, const std::string& what) {
-        command cmd(how, what, keys.size());
-        for (const auto& k : keys) cmd.arg(k);
-        for (const auto& a : arguments) cmd.arg(a);
-        std::vector<command> one;
-        one.push_back(std::move(cmd));
-        return one;
-    };
-    std::vector<reply> replies = co_await s->run(with("EVALSHA", lua.sha1()));
+    // The arguments are moved into the first form, and back out for the second.
+    std::vector<command> call;
+    call.emplace_back("EVALSHA", lua.sha1(), keys.size());
+    for (auto& k : keys) call.front().arg(std::move(k));
+    for (auto& a : arguments) call.front().arg(std::move(a));
+    std::vector<reply> replies = co_await s->run(call);
     if (replies.front().is_error() && replies.front().text.starts_with("NOSCRIPT")) {
-        replies = co_await s->run(with("EVAL", lua.source()));
+        std::vector<std::string> again = std::move(call.front()).take_arguments();
+        again[0] = "EVAL";
+        again[1] = lua.source();
+        call.front() = command(std::move(again));
+        replies = co_await s->run(call);
     }
     if (replies.front().is_error()) throw s->error_reply("a script (EVAL)", replies.front());
     co_return std::move(replies.front());
