@@ -4,6 +4,8 @@
 
 #include <forma/model/agent_response_builder.hpp>
 
+#include <algorithm>
+
 namespace forma {
 
 chat_client_agent::chat_client_agent(chat_client& client, chat_client_agent_options options)
@@ -114,12 +116,19 @@ std::vector<chat_message> chat_client_agent::conversation(const agent_session& s
 }
 
 void chat_client_agent::after_run(agent_session& session, const std::vector<chat_message>& sent,
-                                  const std::optional<usage_details>& usage) const {
+                                  const agent_response<>& answer, std::size_t added) const {
     if (!options_.history_limit) return;
-    // `sent` is empty for a run through the tool loop: its usage sums several requests.
-    if (usage && usage->input_token_count && !sent.empty()) estimator_.calibrate(sent, *usage->input_token_count);
+    // `sent` is empty for a run through the tool loop, and a validation retry asked again: then
+    // the usage sums several requests, and would teach the estimate a wrong ratio.
+    const bool retried = std::any_of(answer.messages.begin(), answer.messages.end(), [](const chat_message& m) {
+        return std::any_of(m.contents.begin(), m.contents.end(),
+                           [](const content& c) { return std::holds_alternative<output_errors_content>(c); });
+    });
+    if (answer.usage && answer.usage->input_token_count && !sent.empty() && !retried)
+        estimator_.calibrate(sent, *answer.usage->input_token_count);
+    // This run's own exchange stays, as it was sent.
     if (options_.history_limit->trim_stored_history)
-        session.history = limit_history(session.history, *options_.history_limit, estimator_);
+        session.history = limit_history(session.history, *options_.history_limit, estimator_, added);
 }
 
 bool chat_client_agent::uses_loop(const forma::chat_options& request, const agent_session& session,
@@ -139,8 +148,9 @@ chat_client_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<
     agent_response<> response = co_await agent_detail::get_checked_response(target, std::move(sent), std::move(request),
                                                                             std::move(retry));
     claim(response);
+    const std::size_t stored_before = session->history.size();
     remember(*session, std::move(messages), response.messages, answer_kind::whole);
-    after_run(*session, to_calibrate, response.usage);
+    after_run(*session, to_calibrate, response, session->history.size() - std::min(stored_before, session->history.size()));
     co_return response;
 }
 
@@ -164,8 +174,10 @@ public:
         }
         if (!update) {
             agent_response<> answer = merged_.take();
+            const std::size_t stored_before = session_->history.size();
             remember(*session_, std::move(messages_), answer.messages, answer_kind::streamed);
-            agent_.after_run(*session_, sent_, answer.usage);
+            agent_.after_run(*session_, sent_, answer,
+                             session_->history.size() - std::min(stored_before, session_->history.size()));
             co_return std::nullopt;
         }
         agent_.claim(*update);

@@ -1,5 +1,6 @@
 #include <forma/middleware/caching_chat_client.hpp>
 #include <forma/model/agent_response_builder.hpp>
+#include <forma/net/rate_limits.hpp>
 
 #include "../detail/hex_digest.hpp"
 
@@ -48,7 +49,7 @@ boost::json::object normalized(const chat_options& options) {
     o["stop"] = std::move(stops);
     if (options.response_format) {
         const response_format& f = *options.response_format;
-        boost::json::object format{{"kind", static_cast<int>(f.kind())}, {"name", f.name()}};
+        boost::json::object format{{"kind", static_cast<int>(f.kind())}, {"name", f.name()}, {"description", f.description()}};
         if (f.kind() == response_format_kind::json_schema) format["schema"] = f.schema();
         put_optional(format, "strict", f.strict());
         o["response_format"] = std::move(format);
@@ -56,7 +57,8 @@ boost::json::object normalized(const chat_options& options) {
     if (options.structured_output_mode) o["structured_output_mode"] = static_cast<int>(*options.structured_output_mode);
     boost::json::array tools;
     for (const function_tool& t : options.tools)
-        tools.push_back(boost::json::object{{"name", t.name()}, {"description", t.description()}, {"parameters", t.parameters()}});
+        tools.push_back(boost::json::object{
+            {"name", t.name()}, {"description", t.description()}, {"parameters", t.parameters()}, {"strict", t.strict()}});
     o["tools"] = std::move(tools);
     if (options.tool_choice)
         o["tool_choice"] = boost::json::object{{"mode", static_cast<int>(options.tool_choice->mode())},
@@ -107,7 +109,10 @@ struct caching_chat_client::state {
                 const boost::json::object& o = entry.as_object();
                 if (o.at("format").as_string() == entry_format) {
                     ++hits;
-                    co_return boost::json::value_to<agent_response<>>(o.at("response"));
+                    agent_response<> hit = boost::json::value_to<agent_response<>>(o.at("response"));
+                    hit.usage.reset(); // no tokens were spent on this answer
+                    hit.additional_properties[cache_hit_property] = true;
+                    co_return hit;
                 }
             } catch (const std::exception&) {
             }
@@ -118,7 +123,11 @@ struct caching_chat_client::state {
     }
 
     asio::awaitable<void> store(const std::string& key, const agent_response<>& response) {
-        boost::json::object entry{{"format", entry_format}, {"response", boost::json::value_from(response)}};
+        boost::json::value kept = boost::json::value_from(response);
+        if (boost::json::value* properties = kept.as_object().if_contains("additional_properties");
+            properties && properties->is_object())
+            properties->as_object().erase(rate_limits::property); // what the provider said then, not later
+        boost::json::object entry{{"format", entry_format}, {"response", std::move(kept)}};
         try {
             co_await cache->put(key, boost::json::serialize(entry), options.ttl);
         } catch (const std::exception&) {

@@ -130,10 +130,9 @@ struct concurrency_limiter::state : std::enable_shared_from_this<state> {
 
     // Waits for a slot and for the buckets, in FIFO order. Cancellable while queued.
     asio::awaitable<void> acquire(double cost) {
-        if (options.max_queued != 0 && waiters.size() >= options.max_queued) {
-            throw concurrency_limit_error("the concurrency limiter's queue is full: " + std::to_string(waiters.size()) +
-                                          " requests wait already (max_queued), " + std::to_string(in_flight) +
-                                          " are in flight");
+        if (options.max_queued != 0 && waiting() >= options.max_queued) {
+            throw concurrency_limit_error("the concurrency limiter's queue is full: " + std::to_string(waiting()) +
+                                          " waiting (max_queued), " + std::to_string(in_flight) + " in flight");
         }
         if (waiters.empty() && (options.max_in_flight == 0 || in_flight < options.max_in_flight) && !shared() &&
             provider_wait(cost) == milliseconds::zero() && take_locally(cost) == milliseconds::zero()) {
@@ -158,6 +157,12 @@ struct concurrency_limiter::state : std::enable_shared_from_this<state> {
         me->cancelled = true;
         wake.cancel(); // it may be at the head
         throw boost::system::system_error(asio::error::operation_aborted);
+    }
+
+    /// Requests waiting, the cancelled ones not yet dropped left out.
+    std::size_t waiting() const {
+        return static_cast<std::size_t>(
+            std::count_if(waiters.begin(), waiters.end(), [](const auto& w) { return !w->cancelled; }));
     }
 
     void release() {
@@ -271,10 +276,7 @@ concurrency_limiter::~concurrency_limiter() = default;
 chat_client::executor_type concurrency_limiter::get_executor() const { return state_->executor; }
 provider_metadata concurrency_limiter::provider() const { return state_->inner.provider(); }
 std::size_t concurrency_limiter::in_flight() const noexcept { return state_->in_flight; }
-std::size_t concurrency_limiter::queued() const noexcept {
-    return static_cast<std::size_t>(std::count_if(state_->waiters.begin(), state_->waiters.end(),
-                                                  [](const auto& w) { return !w->cancelled; }));
-}
+std::size_t concurrency_limiter::queued() const noexcept { return state_->waiting(); }
 const concurrency_limiter_options& concurrency_limiter::options() const noexcept { return state_->options; }
 
 asio::awaitable<agent_response<>> concurrency_limiter::get_response(std::vector<chat_message> messages,

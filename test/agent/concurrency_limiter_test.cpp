@@ -146,7 +146,7 @@ TEST_F(limiter_test, past_max_queued_a_request_is_refused_at_once) {
             co_await limited.get_response(ask("c"), {});
             ADD_FAILURE() << "queued past the limit";
         } catch (const forma::concurrency_limit_error& e) {
-            EXPECT_NE(std::string(e.what()).find("queue is full: 1 requests wait already (max_queued), 1 are in flight"),
+            EXPECT_NE(std::string(e.what()).find("queue is full: 1 waiting (max_queued), 1 in flight"),
                       std::string::npos)
                 << e.what();
         }

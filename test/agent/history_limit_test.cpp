@@ -147,6 +147,17 @@ TEST_F(agent_history_test, the_agent_sends_the_limited_history_and_keeps_all_unl
     EXPECT_EQ(texts(trimmed->history), (std::vector<std::string>{"assistant:b2", "user:p3", "assistant:b3"}));
 }
 
+TEST_F(agent_history_test, trimming_the_stored_history_keeps_the_runs_own_exchange_whatever_its_size) {
+    forma::chat_client_agent agent(model, {.history_limit = history_limit{.max_tokens = 30, .trim_stored_history = true}});
+    auto session = agent.create_session();
+    session->history.assign(3, says(chat_role::user(), "old"));
+    model.add_response(answer(std::string(400, 'a'))); // past the budget on its own
+    turn(agent, session, "question");
+    ASSERT_EQ(session->history.size(), 2u);
+    EXPECT_EQ(session->history[0].text(), "question");
+    EXPECT_EQ(session->history[1].text().size(), 400u);
+}
+
 TEST_F(agent_history_test, reported_usage_tightens_the_token_budget) {
     // 100-byte messages: 29 tokens each at 4 bytes per token, so a budget of 90 sends three.
     forma::chat_client_agent agent(model, {.history_limit = history_limit{.max_tokens = 90}});

@@ -99,9 +99,10 @@ private:
 
     /// What a run sends: the session's history and the new messages, within history_limit.
     std::vector<chat_message> conversation(const agent_session& session, const std::vector<chat_message>& messages) const;
-    /// After a run: learns from its usage (`sent` empty: it made more than one request, or
-    /// nothing to learn), and trims the stored history when asked.
-    void after_run(agent_session& session, const std::vector<chat_message>& sent, const std::optional<usage_details>& usage) const;
+    /// After a run that added `added` messages to the session: learns from its usage (`sent`
+    /// empty: it made more than one request), and trims the stored history when asked.
+    void after_run(agent_session& session, const std::vector<chat_message>& sent, const agent_response<>& answer,
+                   std::size_t added) const;
 
     chat_client& client_;
     chat_client_agent_options options_;

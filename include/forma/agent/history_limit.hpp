@@ -21,7 +21,7 @@ struct history_limit {
     /// Estimated tokens at most (token_estimator; system messages not counted); 0: no limit.
     std::size_t max_tokens = 0;
     /// Trim the session's stored history to the same limits after each run, too (else the
-    /// session keeps everything and only what is sent is limited).
+    /// session keeps everything and only what is sent is limited). The run's own exchange stays.
     bool trim_stored_history = false;
 
     friend bool operator==(const history_limit&, const history_limit&) = default;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace forma {
@@ -37,6 +38,9 @@ struct caching_chat_client_options {
 */
 class caching_chat_client : public chat_client {
 public:
+    /// The member of an answer's additional_properties that marks it as served from the cache.
+    static constexpr std::string_view cache_hit_property = "cache_hit";
+
     caching_chat_client(chat_client& inner, std::shared_ptr<response_cache> cache,
                         caching_chat_client_options options = {});
     ~caching_chat_client() override;

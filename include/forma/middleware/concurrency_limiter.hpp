@@ -31,12 +31,15 @@ struct concurrency_limiter_options {
     /// Requests started per minute, as a token bucket holding a minute's worth; 0: no limit.
     double requests_per_minute = 0;
     /** Tokens per minute, likewise: a request takes its messages' estimated tokens plus its
-        max_output_tokens, and the input tokens its response reports correct the estimate
-        afterwards (local buckets). 0: no limit.
+        max_output_tokens (nothing for the output when that is unset), and the input tokens its
+        response reports correct the estimate afterwards (local buckets; output tokens are not
+        charged after the fact). 0: no limit.
     */
     double tokens_per_minute = 0;
     /** Follow the provider's rate-limit headers (forma::rate_limits in a response's
-        additional_properties): when it says none are remaining, wait until it says they reset.
+        additional_properties): when it says no requests remain, or fewer tokens than the next
+        request takes, that request waits until the provider says they reset (1 s when it does
+        not say).
     */
     bool follow_rate_limit_headers = true;
     /** When set, the request and token buckets live in this Redis, under `shared_key`, so that
