@@ -1,5 +1,6 @@
 #include <forma/net/base_url.hpp>
 #include "../detail/ascii.hpp"
+#include "../detail/url_authority.hpp"
 
 #include <charconv>
 
@@ -49,34 +50,12 @@ base_url parse_base_url(std::string_view url) {
     if (authority.find('@') != std::string_view::npos)
         fail(url, "user information is not allowed (pass the API key in the options)");
 
-    std::string_view port_text;
-    if (!authority.empty() && authority.front() == '[') {
-        const auto close = authority.find(']');
-        if (close == std::string_view::npos) fail(url, "unclosed '[' in the host");
-        result.host = std::string(authority.substr(1, close - 1));
-        const std::string_view after = authority.substr(close + 1);
-        if (!after.empty()) {
-            if (after.front() != ':') fail(url, "unexpected characters after the IPv6 address");
-            port_text = after.substr(1);
-            result.explicit_port = true;
-        }
-    } else {
-        const auto colon = authority.rfind(':');
-        if (colon != std::string_view::npos) {
-            port_text = authority.substr(colon + 1);
-            authority = authority.substr(0, colon);
-            result.explicit_port = true;
-        }
-        result.host = std::string(authority);
-    }
-    if (result.host.empty()) fail(url, "no host");
-    if (result.explicit_port) {
-        unsigned value = 0;
-        const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), value);
-        if (port_text.empty() || ec != std::errc{} || end != port_text.data() + port_text.size() || value == 0 ||
-            value > 65535)
-            fail(url, "the port must be a number from 1 to 65535");
-        result.port = static_cast<unsigned short>(value);
+    std::string problem;
+    const std::optional<lib_detail::url_authority> split = lib_detail::split_authority(authority, problem);
+    if (!split) fail(url, problem);
+    result.host = split->host;
+    if (split->port) {
+        result.port = *split->port;
         result.explicit_port = result.port != (result.tls ? 443 : 80);
     }
     while (!path.empty() && path.back() == '/') path.remove_suffix(1);

@@ -3,6 +3,7 @@
 
 #include "../detail/ascii.hpp"
 #include "../detail/json_text.hpp"
+#include "../detail/url_authority.hpp"
 
 #include <charconv>
 
@@ -87,25 +88,11 @@ client_options client_options::from_url(std::string_view url) {
             options.password = percent_decoded(url, user_info.substr(colon + 1));
         }
     }
-    std::string_view port_text;
-    if (!authority.empty() && authority.front() == '[') {
-        const auto close = authority.find(']');
-        if (close == std::string_view::npos) fail(url, "unclosed '[' in the host");
-        options.host = std::string(authority.substr(1, close - 1));
-        const std::string_view after = authority.substr(close + 1);
-        if (!after.empty()) {
-            if (after.front() != ':') fail(url, "unexpected characters after the IPv6 address");
-            port_text = after.substr(1);
-        }
-    } else {
-        const auto colon = authority.find(':');
-        options.host = std::string(authority.substr(0, colon));
-        if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
-    }
-    if (options.host.empty()) fail(url, "no host");
-    if (!port_text.empty() || authority.ends_with(':'))
-        options.port = parse_number<std::uint16_t>(url, port_text, 65535, "port");
-    if (options.port == 0) fail(url, "the port is 0");
+    std::string problem;
+    const std::optional<lib_detail::url_authority> split = lib_detail::split_authority(authority, problem);
+    if (!split) fail(url, problem);
+    options.host = split->host;
+    if (split->port) options.port = *split->port;
     return options;
 }
 

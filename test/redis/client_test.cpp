@@ -19,6 +19,7 @@
 
 namespace asio = boost::asio;
 using namespace forma::redis;
+using forma_test::failure_of;
 using forma_test::redis_test;
 
 namespace {
@@ -53,11 +54,8 @@ TEST_F(redis_test, replies_of_every_type_come_back_as_sent) {
 TEST_F(redis_test, an_error_reply_is_a_server_error_and_the_connection_goes_on) {
     client redis(io.get_executor(), server().client_options());
     run(redis.execute(command("SET", "s", "text")));
-    try {
-        run(redis.execute(command("lpush", "s", "x")));
-        FAIL() << "an error reply was taken for a value";
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::server);
+    {
+        const redis_error e = failure_of(io, redis.execute(command("lpush", "s", "x")), redis_error_kind::server);
         EXPECT_FALSE(e.may_have_run());
         const std::string what = e.what();
         EXPECT_NE(what.find("redis at 127.0.0.1:" + std::to_string(server().port()) + " answered LPUSH with an error: WRONGTYPE"),
@@ -120,11 +118,8 @@ TEST_F(redis_test, a_script_runs_by_its_sha_and_is_sent_whole_only_when_the_serv
     EXPECT_NE(stats.find("cmdstat_eval:calls=1,"), std::string::npos) << stats;
     EXPECT_NE(stats.find("cmdstat_evalsha:calls=2,"), std::string::npos) << stats;
     const script broken("return redis.call('NOSUCHCOMMAND')");
-    try {
-        run(redis.eval(broken, {}, {}));
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::server);
+    {
+        const redis_error e = failure_of(io, redis.eval(broken, {}, {}), redis_error_kind::server);
         EXPECT_NE(std::string(e.what()).find("answered a script (EVAL) with an error"), std::string::npos) << e.what();
     }
 }
@@ -139,11 +134,8 @@ TEST_F(redis_test, a_database_other_than_0_is_selected_on_each_connection) {
     EXPECT_EQ(run(three.execute(command("GET", "where"))).text, "three");
     options.database = 99;
     client none(io.get_executor(), options);
-    try {
-        run(none.connect());
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::server);
+    {
+        const redis_error e = failure_of(io, none.connect(), redis_error_kind::server);
         EXPECT_NE(std::string(e.what()).find("answered SELECT 99 with an error"), std::string::npos) << e.what();
     }
 }
@@ -161,11 +153,8 @@ TEST(redis_client, a_server_that_is_down_is_a_connect_error_and_attempts_back_of
     client redis(io.get_executor(), options);
     const auto started = std::chrono::steady_clock::now();
     for (int attempt = 0; attempt < 2; ++attempt) {
-        try {
-            forma_test::run_bounded(io, redis.execute(command("PING")), std::chrono::seconds(10));
-            FAIL() << "nothing listens there";
-        } catch (const redis_error& e) {
-            EXPECT_EQ(e.kind(), redis_error_kind::connect);
+        {
+            const redis_error e = failure_of(io, redis.execute(command("PING")), redis_error_kind::connect);
             EXPECT_FALSE(e.may_have_run());
             EXPECT_EQ(std::string(e.what()), "cannot connect to redis at 127.0.0.1:" + std::to_string(options.port) + ": " +
                                                  e.code().message());
@@ -182,22 +171,16 @@ TEST_F(redis_test, auth_with_the_right_password_works_and_a_wrong_one_is_an_auth
     forma::redis::client_options options = locked.client_options();
     options.password = "wrong-guess";
     client bad(io.get_executor(), options);
-    try {
-        run(bad.connect());
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::auth);
+    {
+        const redis_error e = failure_of(io, bad.connect(), redis_error_kind::auth);
         const std::string what = e.what();
         EXPECT_NE(what.find("refused AUTH for the default user"), std::string::npos) << what;
         EXPECT_EQ(what.find("wrong-guess"), std::string::npos) << "a password in a message: " << what;
     }
     options.password.clear();
     client none(io.get_executor(), options);
-    try {
-        run(none.execute(command("GET", "x")));
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::auth) << e.what();
+    {
+        const redis_error e = failure_of(io, none.execute(command("GET", "x")), redis_error_kind::auth);
         EXPECT_NE(std::string(e.what()).find("NOAUTH"), std::string::npos) << e.what();
     }
 }
@@ -212,11 +195,8 @@ TEST_F(redis_test, an_acl_user_authenticates_with_its_name) {
     EXPECT_THROW(run(alice.execute(command("SET", "other:key", "x"))), redis_error) << "outside alice's keys";
     options.password = "nope";
     client wrong(io.get_executor(), options);
-    try {
-        run(wrong.connect());
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::auth);
+    {
+        const redis_error e = failure_of(io, wrong.connect(), redis_error_kind::auth);
         EXPECT_NE(std::string(e.what()).find("refused AUTH for user \"alice\""), std::string::npos) << e.what();
     }
 }
@@ -233,11 +213,8 @@ TEST_F(redis_test, tls_works_with_the_servers_certificate_trusted_and_fails_clea
     forma::redis::client_options options = secure.client_options();
     options.ca_certificates.clear();
     client untrusting(io.get_executor(), options);
-    try {
-        run(untrusting.connect());
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::tls);
+    {
+        const redis_error e = failure_of(io, untrusting.connect(), redis_error_kind::tls);
         EXPECT_NE(std::string(e.what()).find("give its certificate as ca_file or ca_certificates"), std::string::npos)
             << e.what();
     }
@@ -278,11 +255,8 @@ TEST_F(redis_test, a_late_reply_times_the_command_out_and_the_connection_is_repl
     options.command_timeout = std::chrono::milliseconds(100);
     client redis(io.get_executor(), options);
     run(redis.execute(command("SET", "before", "1")));
-    try {
-        run(redis.execute(command("BLPOP", "never", 5)));
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::timeout);
+    {
+        const redis_error e = failure_of(io, redis.execute(command("BLPOP", "never", 5)), redis_error_kind::timeout);
         EXPECT_TRUE(e.may_have_run());
         EXPECT_NE(std::string(e.what()).find("did not answer within 100 ms (command_timeout)"), std::string::npos) << e.what();
     }
@@ -351,11 +325,8 @@ TEST_F(redis_test, close_fails_waiting_commands_and_refuses_later_ones) {
         co_return true;
     }());
     EXPECT_EQ(failure->kind(), redis_error_kind::closed);
-    try {
-        run(redis.execute(command("PING")));
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::closed);
+    {
+        const redis_error e = failure_of(io, redis.execute(command("PING")), redis_error_kind::closed);
         EXPECT_NE(std::string(e.what()).find("the client is closed"), std::string::npos);
     }
 }
@@ -366,11 +337,8 @@ TEST_F(redis_test, a_reply_past_max_reply_bytes_closes_the_connection_with_a_typ
     forma::redis::client_options options = server().client_options();
     options.max_reply_bytes = 10000;
     client reader(io.get_executor(), options);
-    try {
-        run(reader.execute(command("GET", "large")));
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::reply_too_large);
+    {
+        const redis_error e = failure_of(io, reader.execute(command("GET", "large")), redis_error_kind::reply_too_large);
         EXPECT_NE(std::string(e.what()).find("larger than 10000 bytes (max_reply_bytes)"), std::string::npos) << e.what();
     }
     EXPECT_EQ(run(reader.execute(command("STRLEN", "large"))).integer, 100000) << "a new connection";
@@ -406,11 +374,8 @@ TEST(redis_client, bytes_that_are_not_resp_are_a_protocol_error) {
     forma::redis::client_options options;
     options.port = http.port();
     client redis(io.get_executor(), options);
-    try {
-        forma_test::run_bounded(io, redis.execute(command("PING")), std::chrono::seconds(10));
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::protocol);
+    {
+        const redis_error e = failure_of(io, redis.execute(command("PING")), redis_error_kind::protocol);
         EXPECT_NE(std::string(e.what()).find("sent bytes that are not RESP"), std::string::npos) << e.what();
     }
 }
@@ -422,11 +387,8 @@ TEST(redis_client, a_server_that_never_answers_the_greeting_is_a_connect_timeout
     options.port = silent.port();
     options.connect_timeout = std::chrono::milliseconds(150);
     client redis(io.get_executor(), options);
-    try {
-        forma_test::run_bounded(io, redis.connect(), std::chrono::seconds(10));
-        FAIL();
-    } catch (const redis_error& e) {
-        EXPECT_EQ(e.kind(), redis_error_kind::timeout);
+    {
+        const redis_error e = failure_of(io, redis.connect(), redis_error_kind::timeout);
         EXPECT_EQ(std::string(e.what()), "connecting to redis at 127.0.0.1:" + std::to_string(options.port) +
                                              " took longer than 150 ms (connect_timeout)");
     }

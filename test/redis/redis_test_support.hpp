@@ -44,6 +44,20 @@ inline boost::asio::awaitable<void> until_blocked(forma::redis::client& watcher,
     }
 }
 
+/// Runs `operation` on `io`; it must fail with a redis_error of `kind`, returned for more checks.
+template <class T>
+forma::redis::redis_error failure_of(boost::asio::io_context& io, boost::asio::awaitable<T> operation,
+                                     forma::redis::redis_error_kind kind) {
+    try {
+        (void)run_bounded(io, std::move(operation), std::chrono::seconds(20));
+    } catch (const forma::redis::redis_error& e) {
+        EXPECT_EQ(e.kind(), kind) << e.what();
+        return e;
+    }
+    ADD_FAILURE() << "the operation did not fail";
+    return forma::redis::redis_error(kind, "(it did not fail)");
+}
+
 /// The binary's shared server, started at first use, stopped by shared_redis_environment.
 inline std::optional<redis_server>& shared_redis_slot() {
     static std::optional<redis_server> slot;
