@@ -101,11 +101,12 @@ void BM_store_round_hiredis(benchmark::State& state) {
     forma::agent_session first = conversation("s", messages);
     run_once(io, [&]() -> asio::awaitable<void> {
         co_await redis->execute(forma::redis::command("DEL", "bench:hiredis:s"));
-        co_await store.save(first); // also loads the save script into the server
+        co_await store.save(first);
     });
     redisContext* context = redisConnect("127.0.0.1", server().port());
     if (!context || context->err) {
         state.SkipWithError("hiredis cannot connect");
+        if (context) redisFree(context);
         return;
     }
     // The same compare-and-set as forma's save script, without its checks for foreign data.
@@ -117,6 +118,8 @@ void BM_store_round_hiredis(benchmark::State& state) {
     redisReply* loaded_script = static_cast<redisReply*>(redisCommand(context, "SCRIPT LOAD %s", cas));
     if (!loaded_script || loaded_script->type != REDIS_REPLY_STRING) {
         state.SkipWithError("hiredis: SCRIPT LOAD failed");
+        if (loaded_script) freeReplyObject(loaded_script);
+        redisFree(context);
         return;
     }
     const std::string sha(loaded_script->str, loaded_script->len);
