@@ -143,7 +143,8 @@ TEST_F(limiter_test, past_max_queued_a_request_is_refused_at_once) {
         asio::co_spawn(io, limited.get_response(ask("b"), {}), asio::detached);
         co_await settle();
         try {
-            co_await limited.get_response(ask("c"), {});
+            forma::chat_options none; // named: GCC 12 mishandles braced temporaries in co_await
+            co_await limited.get_response(ask("c"), std::move(none));
             ADD_FAILURE() << "queued past the limit";
         } catch (const forma::concurrency_limit_error& e) {
             EXPECT_NE(std::string(e.what()).find("queue is full: 1 waiting (max_queued), 1 in flight"),

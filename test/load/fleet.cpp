@@ -210,7 +210,10 @@ public:
     instance_connection(asio::any_io_executor ex, unsigned short port) : socket_(ex), port_(port) {}
 
     asio::awaitable<turn_result> post(const std::string& session, const std::string& text) {
-        if (!socket_.is_open()) co_await socket_.async_connect({asio::ip::make_address("127.0.0.1"), port_}, asio::use_awaitable);
+        if (!socket_.is_open()) {
+            const tcp::endpoint instance(asio::ip::make_address("127.0.0.1"), port_);
+            co_await socket_.async_connect(instance, asio::use_awaitable);
+        }
         http::request<http::string_body> request{http::verb::post, "/turn", 11};
         request.set(http::field::host, "127.0.0.1");
         request.set(http::field::content_type, "application/json");

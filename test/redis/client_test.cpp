@@ -24,6 +24,17 @@ using forma_test::redis_test;
 
 namespace {
 
+// Starts `operation` and keeps the redis_error it ends with in `failure`.
+void keep_failure(asio::io_context& io, asio::awaitable<reply> operation, std::optional<redis_error>& failure) {
+    asio::co_spawn(io, std::move(operation), [&failure](std::exception_ptr e, reply) {
+        try {
+            if (e) std::rethrow_exception(e);
+        } catch (const redis_error& caught) {
+            failure = caught;
+        }
+    });
+}
+
 std::vector<std::string> texts(const reply& r) {
     std::vector<std::string> out;
     for (const reply& e : r.elements) out.push_back(e.text);
@@ -228,13 +239,7 @@ TEST_F(redis_test, a_server_killed_mid_command_fails_it_as_may_have_run_and_the_
     run(redis.execute(command("SET", "k", "v")));
     std::optional<redis_error> failure;
     run([&]() -> asio::awaitable<bool> {
-        asio::co_spawn(io, redis.execute(command("BLPOP", "never", 0)), [&](std::exception_ptr e, reply) {
-            try {
-                if (e) std::rethrow_exception(e);
-            } catch (const redis_error& caught) {
-                failure = caught;
-            }
-        });
+        keep_failure(io, redis.execute(command("BLPOP", "never", 0)), failure);
         co_await forma_test::until_blocked(watcher_of(dying), 1);
         dying.kill();
         while (!failure) co_await forma_test::yield();
@@ -312,13 +317,7 @@ TEST_F(redis_test, close_fails_waiting_commands_and_refuses_later_ones) {
     run(redis.connect());
     std::optional<redis_error> failure;
     run([&]() -> asio::awaitable<bool> {
-        asio::co_spawn(io, redis.execute(command("BLPOP", "never", 0)), [&](std::exception_ptr e, reply) {
-            try {
-                if (e) std::rethrow_exception(e);
-            } catch (const redis_error& caught) {
-                failure = caught;
-            }
-        });
+        keep_failure(io, redis.execute(command("BLPOP", "never", 0)), failure);
         co_await forma_test::yield();
         redis.close();
         while (!failure) co_await forma_test::yield();
