@@ -4,6 +4,7 @@
 #include <forma/mcp/client.hpp>
 #include <forma/mcp/http_transport.hpp>
 #include <forma/mcp/mcp_error.hpp>
+#include <forma/mcp/request_error.hpp>
 #include <forma/mcp/stdio_transport.hpp>
 #include <forma/mcp/tools.hpp>
 #include <forma/mcp/transport.hpp>

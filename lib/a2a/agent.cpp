@@ -315,9 +315,4 @@ update_stream agent::run_streaming_core(std::vector<chat_message> messages, std:
                          std::make_unique<streaming_run>(state_, std::move(messages), std::move(session), std::move(options)));
 }
 
-a2a_error::a2a_error(const std::string& message, std::string agent_url, std::optional<std::int64_t> code)
-    : error(message), agent_url_(std::move(agent_url)), code_(code) {}
-
-a2a_error::~a2a_error() = default;
-
 } // namespace forma::a2a

@@ -3,6 +3,7 @@
 #include <forma/net/stream_error.hpp>
 #include <forma/net/transport_error.hpp>
 
+#include "../detail/body_excerpt.hpp"
 #include "../detail/json_members.hpp"
 
 #include <boost/json/parse.hpp>
@@ -41,10 +42,7 @@ std::string endpoint_of(const json::object& card) {
     return {};
 }
 
-std::string excerpt(std::string text) {
-    if (text.size() > error_excerpt) text.resize(error_excerpt);
-    return lib_detail::valid_utf8(text);
-}
+std::string excerpt(std::string_view text) { return lib_detail::body_excerpt(text, error_excerpt); }
 
 } // namespace
 
@@ -55,7 +53,9 @@ rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& op
     : executor_(executor), url_(lib_detail::valid_utf8(options.url)), max_message_size_(options.max_message_size),
       timeouts_(options.timeouts), headers_(options.headers.begin(), options.headers.end()),
       trust_{.verify_peer = options.verify_peer, .ca_file = options.ca_file, .ca_certificates = options.ca_certificates},
-      tls_(base.tls ? net::detail::make_tls_client_context(trust_) : nullptr), card_pool_(executor, std::move(base), tls_) {}
+      tls_(base.tls ? net::detail::make_tls_client_context(trust_) : nullptr), card_pool_(executor, std::move(base), tls_) {
+    secrets_.add_named(options.headers);
+}
 
 a2a_error rpc_channel::error(const std::string& what, std::optional<std::int64_t> code) const {
     return a2a_error("A2A agent at " + url_ + ": " + what, url_, code);

@@ -8,6 +8,7 @@
 #include <forma/net/sse_parser.hpp>
 
 #include "../net/connection_pool.hpp"
+#include "../net/credentials.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -88,6 +89,7 @@ private:
     std::size_t max_message_size_;
     net::timeouts timeouts_;
     net::detail::header_list headers_;
+    net::detail::credentials secrets_;
     net::detail::tls_trust trust_;
     std::shared_ptr<ssl_ctx_st> tls_; // made once, for whichever of the card and the endpoint is https
     net::detail::connection_pool card_pool_;

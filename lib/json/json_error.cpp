@@ -1,4 +1,5 @@
 #include <forma/json/json_error.hpp>
+#include <forma/registered_secret.hpp>
 
 namespace forma {
 namespace {
@@ -11,7 +12,7 @@ std::string describe(const std::string& path, const std::string& reason) {
 } // namespace
 
 json_error::json_error(std::string path, std::string reason, std::size_t offset)
-    : error(describe(path, reason)), path_(std::move(path)), reason_(std::move(reason)),
+    : error(describe(path, reason)), path_(redact_secrets(path)), reason_(redact_secrets(reason)),
       offset_(offset) {}
 
 json_error::json_error() : json_error({}, "unknown JSON error") {}

@@ -5,6 +5,8 @@
 #include "string_escapes.hpp"
 #include "../detail/json_text.hpp"
 
+#include <forma/registered_secret.hpp>
+
 #include <algorithm>
 #include <array>
 
@@ -29,8 +31,11 @@ int string_special_mask(__m128i v) noexcept {
 
 } // namespace
 
-std::string quoted_excerpt(std::string_view s, std::size_t limit) {
+std::string quoted_excerpt(std::string_view text, std::size_t limit) {
     // Escaped as JSON: a line break or a quote in the text cannot break the message.
+    // Redacted before the cut, which would leave part of a secret.
+    const std::string redacted = redact_secrets(text);
+    const std::string_view s = redacted;
     std::string_view shown = s;
     if (s.size() > limit) {
         std::size_t cut = limit;
@@ -265,7 +270,9 @@ namespace {
 
 // A string's source text, which JSON has escaped already: cut whole escapes and code
 // points, not escaped again.
-std::string quoted_source(std::string_view s, std::size_t limit = 40) {
+std::string quoted_source(std::string_view text, std::size_t limit = 40) {
+    const std::string redacted = redact_secrets(text); // before the cut, which would leave part of a secret
+    const std::string_view s = redacted;
     std::string out = "\"";
     std::size_t i = 0;
     while (i < s.size() && i < limit) {

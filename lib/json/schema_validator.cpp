@@ -2,6 +2,8 @@
 #include "compiled_schema.hpp"
 #include "json_value_ops.hpp"
 #include "../detail/json_text.hpp"
+
+#include <forma/registered_secret.hpp>
 #include "../detail/parsed_numbers.hpp"
 
 #include <forma/json/detail/constraints.hpp>
@@ -39,8 +41,12 @@ struct path_segment_view {
 std::string value_text(const json::value& v) {
     if (const auto* s = v.if_string()) return quoted_excerpt(*s);
     if (v.is_number()) return number_text(v);
-    std::string text = json::serialize(v);
-    if (text.size() > 40) text = text.substr(0, 40) + "...";
+    std::string text = redact_secrets(json::serialize(v)); // before the cut
+    if (text.size() > 40) {
+        std::size_t cut = 40; // between characters: the message stays UTF-8
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+        text = text.substr(0, cut) + "...";
+    }
     return text;
 }
 

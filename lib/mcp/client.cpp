@@ -1,5 +1,6 @@
 // mcp::client: JSON-RPC 2.0 over a transport, a reader that hands each answer to its request.
 #include <forma/mcp/client.hpp>
+#include <forma/mcp/request_error.hpp>
 
 #include "../detail/json_text.hpp"
 #include "mcp_contents.hpp"
@@ -112,6 +113,8 @@ struct client::state : std::enable_shared_from_this<state> {
             self->outbox.pop_front();
             try {
                 co_await self->link->send(std::move(message));
+            } catch (const request_error& e) {
+                self->fail_request(e);
             } catch (const mcp_error& e) {
                 self->break_connection_with(e.what());
             } catch (const std::exception& e) {
@@ -122,10 +125,25 @@ struct client::state : std::enable_shared_from_this<state> {
         self->writing = false;
     }
 
+    // Fails the request `e` names alone: the connection is still good.
+    void fail_request(const request_error& e) {
+        const auto found = pending.find(e.request_id());
+        if (found == pending.end() || found->second->answered) return;
+        found->second->answered = true;
+        found->second->failure = mcp_error(e.what(), name);
+        found->second->signal.cancel();
+    }
+
     static asio::awaitable<void> read_all(std::shared_ptr<state> self) {
         try {
             for (;;) {
-                std::optional<std::string> message = co_await self->link->receive();
+                std::optional<std::string> message;
+                try {
+                    message = co_await self->link->receive();
+                } catch (const request_error& e) {
+                    self->fail_request(e);
+                    continue;
+                }
                 if (!message) {
                     self->break_connection(self->closed ? "the client was closed" : "the server closed the connection");
                     co_return;
@@ -380,10 +398,5 @@ std::string call_result::text() const {
     }
     return out;
 }
-
-mcp_error::mcp_error(const std::string& message, std::string server, std::optional<std::int64_t> code)
-    : error(message), server_(std::move(server)), code_(code) {}
-
-mcp_error::~mcp_error() = default;
 
 } // namespace forma::mcp

@@ -2,11 +2,13 @@
 // or as an SSE stream, which a reader of its own hands to receive().
 #include <forma/mcp/http_transport.hpp>
 #include <forma/mcp/mcp_error.hpp>
+#include <forma/mcp/request_error.hpp>
 #include <forma/net/sse_parser.hpp>
 #include <forma/net/transport_error.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../detail/body_excerpt.hpp"
 #include "../net/connection_pool.hpp"
+#include "../net/credentials.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -43,6 +45,26 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
                       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
 }
 
+// The id of a JSON-RPC request (a message with a method and an integer id), else nullopt.
+std::optional<std::int64_t> request_id_of(std::string_view message) {
+    boost::system::error_code ec;
+    const json::value parsed = json::parse(message, ec);
+    const json::object* object = ec ? nullptr : parsed.if_object();
+    if (!object || !object->contains("method")) return std::nullopt;
+    const json::value* id = object->if_contains("id");
+    return id && id->is_int64() ? std::optional(id->get_int64()) : std::nullopt;
+}
+
+// Whether `message` is the answer (a result or an error) to request `id`.
+bool answers(std::string_view message, std::int64_t id) {
+    boost::system::error_code ec;
+    const json::value parsed = json::parse(message, ec);
+    const json::object* object = ec ? nullptr : parsed.if_object();
+    if (!object || !(object->contains("result") || object->contains("error"))) return false;
+    const json::value* answered = object->if_contains("id");
+    return answered && answered->is_int64() && answered->get_int64() == id;
+}
+
 // A session id must be visible ASCII (MCP, "Session Management").
 bool is_visible_ascii(std::string_view text) {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x21 && c <= 0x7e; });
@@ -53,7 +75,9 @@ struct http_link : std::enable_shared_from_this<http_link> {
     http_link(asio::any_io_executor ex, http_server s)
         : executor(std::move(ex)), options(std::move(s)), server(net::parse_base_url(options.url)),
           target(server.path.empty() ? "/" : server.path), name("MCP server at " + lib_detail::valid_utf8(options.url)),
-          connections(executor, server, tls_context(server, options)), arrived(executor, asio::steady_timer::time_point::max()) {}
+          connections(executor, server, tls_context(server, options)), arrived(executor, asio::steady_timer::time_point::max()) {
+        secrets.add_named(options.headers);
+    }
 
     static std::shared_ptr<ssl_ctx_st> tls_context(const net::base_url& server, const http_server& options) {
         if (!server.tls) return nullptr;
@@ -63,6 +87,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
 
     asio::any_io_executor executor;
     http_server options;
+    net::detail::credentials secrets;
     net::base_url server;
     std::string target;
     std::string name;
@@ -70,8 +95,11 @@ struct http_link : std::enable_shared_from_this<http_link> {
     std::string session_id;
     std::string protocol_version;
     std::set<http_connection*> streams; // answer streams being read; close() ends them
-    std::deque<std::string> inbox;
-    std::optional<mcp_error> failure;
+    struct inbound {
+        std::string text; // a message, or why request `failed` failed
+        std::optional<std::int64_t> failed{};
+    };
+    std::deque<inbound> inbox;
     asio::steady_timer arrived; // cancelled when a message or a failure arrives
     int posts_answered = 0;
     bool listening = false;
@@ -79,13 +107,20 @@ struct http_link : std::enable_shared_from_this<http_link> {
 
     mcp_error error(const std::string& what) const { return mcp_error(name + ": " + what, name); }
 
+    // The error of a POST that failed: its request's alone when it carried one, else the connection's.
+    [[noreturn]] void fail_post(std::optional<std::int64_t> request, const std::string& what) const {
+        if (request) throw request_error(name + ": " + what, name, *request);
+        throw error(what);
+    }
+
     void deliver(std::string message) {
-        inbox.push_back(std::move(message));
+        inbox.push_back({std::move(message)});
         arrived.cancel();
     }
 
-    void fail(mcp_error e) {
-        if (!failure && !closed) failure = std::move(e);
+    // Request `id` has no answer to come: receive() says so, and the connection goes on.
+    void fail_request(std::int64_t id, std::string why) {
+        inbox.push_back({name + ": " + why, id});
         arrived.cancel();
     }
 
@@ -126,16 +161,16 @@ struct http_link : std::enable_shared_from_this<http_link> {
         return limits;
     }
 
-    // Sends a request and reads its head.
+    // Sends a request and reads its head; a failure is `request`'s when it is one.
     asio::awaitable<opened> open(std::string_view method, std::string_view body, std::string_view accept,
-                                 const exchange_limits& limits) {
+                                 const exchange_limits& limits, std::optional<std::int64_t> request = std::nullopt) {
         const header_list headers = request_headers();
-        const net::detail::http_request request{
+        const net::detail::http_request http{
             .method = method, .target = target, .accept = accept, .headers = &headers, .body = body};
         try {
-            co_return co_await connections.open(request, limits);
+            co_return co_await connections.open(http, limits);
         } catch (const transport_error& e) {
-            throw error(std::string("the request failed: ") + e.what());
+            fail_post(request, std::string("the request failed: ") + e.what());
         }
     }
 
@@ -155,13 +190,13 @@ struct http_link : std::enable_shared_from_this<http_link> {
         } catch (const transport_error&) {
             // The status says enough.
         }
-        if (text.size() > error_excerpt) text.resize(error_excerpt);
-        text = lib_detail::valid_utf8(text);
+        text = lib_detail::body_excerpt(text, error_excerpt);
         co_return text.empty() ? std::string() : ": " + text;
     }
 
+    // Reads the messages of a stream: the server's own (GET), or the answer to `request`.
     static asio::awaitable<void> read_stream(std::shared_ptr<http_link> self, std::unique_ptr<http_connection> connection,
-                                             bool server_stream) {
+                                             std::optional<std::int64_t> request, bool server_stream) {
         // Unlisted however the frame ends, destroyed unresumed included (the io_context's shutdown).
         struct listed {
             http_link& link;
@@ -171,12 +206,15 @@ struct http_link : std::enable_shared_from_this<http_link> {
         self->streams.insert(listing.stream);
         net::sse_parser parser({.max_event_size = self->options.max_message_size});
         std::optional<std::string> broken;
+        bool answered = false;
         try {
             for (;;) {
                 const std::string_view bytes = co_await connection->read_some(self->stream_limits());
                 if (bytes.empty()) break;
                 parser.feed(bytes, [&](const net::sse_event& event) {
-                    if (event.type == "message" && !event.data.empty()) self->deliver(event.data);
+                    if (event.type != "message" || event.data.empty()) return;
+                    answered = answered || (request && answers(event.data, *request));
+                    self->deliver(event.data);
                 });
             }
         } catch (const std::exception& e) {
@@ -184,9 +222,10 @@ struct http_link : std::enable_shared_from_this<http_link> {
         }
         if (!broken) {
             self->connections.give_back(std::move(connection));
-        } else if (!self->closed && !server_stream) {
-            // The server's own stream may end at any time; an answer's stream may not.
-            self->fail(self->error("the connection broke while an answer was streamed (" + lib_detail::valid_utf8(*broken) + ")"));
+        } else if (!self->closed && !server_stream && request && !answered) {
+            // The server's own stream may end at any time; an answer's stream may not before the answer.
+            self->fail_request(*request, "the connection broke while an answer was streamed (" +
+                                             lib_detail::valid_utf8(*broken) + ")");
         }
     }
 
@@ -195,7 +234,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
         try {
             opened answer = co_await self->open("GET", {}, "text/event-stream", self->head_limits());
             if (answer.head.status == 200 && starts_with_ignoring_case(answer.head.header("Content-Type"), "text/event-stream")) {
-                co_await read_stream(self, std::move(answer.connection), true);
+                co_await read_stream(self, std::move(answer.connection), std::nullopt, true);
             }
         } catch (const std::exception&) {
             // No stream of its own (405) or none now: answers still come on the POSTs.
@@ -204,25 +243,26 @@ struct http_link : std::enable_shared_from_this<http_link> {
 
     asio::awaitable<void> post(std::string message) {
         if (closed) throw error("the transport is closed");
-        if (failure) throw *failure;
-        opened answer = co_await open("POST", message, "application/json, text/event-stream", head_limits());
+        const std::optional<std::int64_t> request = request_id_of(message);
+        opened answer = co_await open("POST", message, "application/json, text/event-stream", head_limits(), request);
         const unsigned status = answer.head.status;
         if (status == 404 && !session_id.empty()) {
             throw error("ended the session (HTTP 404): connect a new client to start another");
         }
         if (status / 100 != 2) {
             const std::string said = co_await error_text(answer);
-            throw error("answered HTTP " + std::to_string(status) + said);
+            fail_post(request, "answered HTTP " + std::to_string(status) + said);
         }
         keep_session(answer.head);
         if (status == 200 && starts_with_ignoring_case(answer.head.header("Content-Type"), "text/event-stream")) {
-            asio::co_spawn(executor, read_stream(shared_from_this(), std::move(answer.connection), false), asio::detached);
+            asio::co_spawn(executor, read_stream(shared_from_this(), std::move(answer.connection), request, false),
+                           asio::detached);
         } else {
             std::string body;
             try {
                 body = co_await answer.connection->read_body(options.max_message_size, head_limits());
             } catch (const transport_error& e) {
-                throw error(std::string("the answer could not be read: ") + e.what());
+                fail_post(request, std::string("the answer could not be read: ") + e.what());
             }
             connections.give_back(std::move(answer.connection));
             if (status == 200) deliver_body(std::move(body));
@@ -237,11 +277,11 @@ struct http_link : std::enable_shared_from_this<http_link> {
     asio::awaitable<std::optional<std::string>> next_message() {
         for (;;) {
             if (!inbox.empty()) {
-                std::string message = std::move(inbox.front());
+                inbound next = std::move(inbox.front());
                 inbox.pop_front();
-                co_return message;
+                if (next.failed) throw request_error(next.text, name, *next.failed);
+                co_return std::move(next.text);
             }
-            if (failure) throw *failure;
             if (closed) co_return std::nullopt;
             arrived.expires_at(asio::steady_timer::time_point::max());
             boost::system::error_code ec;

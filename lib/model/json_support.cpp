@@ -2,6 +2,8 @@
 #include "../detail/decimal_digits.hpp"
 #include "../detail/json_text.hpp"
 
+#include <forma/registered_secret.hpp>
+
 #include <boost/json/serialize.hpp>
 
 #include <array>
@@ -107,9 +109,10 @@ std::string describe(const boost::json::value& v) {
     case boost::json::kind::uint64:
     case boost::json::kind::double_: return "number " + boost::json::serialize(v);
     case boost::json::kind::string: {
-        std::string_view s = v.get_string();
+        const std::string redacted = redact_secrets(v.get_string()); // before the cut
+        const std::string_view s = redacted;
         constexpr std::size_t limit = 40;
-        if (s.size() <= limit) return "string " + boost::json::serialize(v);
+        if (s.size() <= limit) return "string " + boost::json::serialize(boost::json::value(s));
         std::size_t cut = limit;
         while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
         return "string " + boost::json::serialize(boost::json::value(s.substr(0, cut))) + "...";

@@ -1,17 +1,18 @@
 #include <forma/model/output_truncated_error.hpp>
 #include <forma/model/refusal_error.hpp>
 #include <forma/model/typed_agent_response.hpp>
+#include <forma/registered_secret.hpp>
 
 namespace forma {
 
 refusal_error::refusal_error(std::string refusal)
-    : error("the model refused to answer: " + refusal), refusal_(std::move(refusal)) {}
+    : error("the model refused to answer: " + refusal), refusal_(redact_secrets(refusal)) {}
 refusal_error::~refusal_error() = default;
 
 output_truncated_error::output_truncated_error(std::string partial_text)
     : error("the answer was cut by the output token limit (finish reason \"length\") after " +
             std::to_string(partial_text.size()) + " bytes; raise max_output_tokens or ask for less"),
-      partial_text_(std::move(partial_text)) {}
+      partial_text_(redact_secrets(partial_text)) {}
 output_truncated_error::~output_truncated_error() = default;
 
 namespace detail {

@@ -12,14 +12,14 @@ std::unique_ptr<http_connection> connection_pool::take() {
     while (!idle_.empty()) {
         auto connection = std::move(idle_.back());
         idle_.pop_back();
-        if (connection->is_open()) return connection;
+        if (connection->quiet()) return connection;
     }
     return std::make_unique<http_connection>(executor_, server_, tls_);
 }
 
 boost::asio::awaitable<connection_pool::opened> connection_pool::open(const http_request& request,
                                                                       const exchange_limits& limits) {
-    for (bool retried = false;;) {
+    for (;;) {
         auto connection = take();
         const bool reused = connection->is_open();
         try {
@@ -27,8 +27,9 @@ boost::asio::awaitable<connection_pool::opened> connection_pool::open(const http
             http_response_head head = co_await connection->send(request, limits);
             co_return opened{std::move(connection), std::move(head)};
         } catch (const transport_error& e) {
-            if (!reused || retried || !e.before_response() || e.kind() != transport_error_kind::closed) throw;
-            retried = true;
+            // A kept connection the server closed as the request went out: the next one (in
+            // the end a new one, which is never retried), so that nothing is sent twice for free.
+            if (!reused || !e.before_response() || e.kind() != transport_error_kind::closed) throw;
         }
     }
 }

@@ -28,13 +28,13 @@ public:
         http_response_head head;
     };
 
-    /** Sends `request` and reads the head of its response. A kept connection that the
-        server closed meanwhile is replaced once; nothing else is sent twice.
+    /** Sends `request` and reads the head of its response (interim 1xx responses skipped).
+        A kept connection that the server closed meanwhile is replaced; nothing else is sent twice.
         @throws transport_error.
     */
     boost::asio::awaitable<opened> open(const http_request& request, const exchange_limits& limits);
 
-    /// A kept connection that is still open, else a new one (not connected yet).
+    /// A kept connection on which nothing arrived since its last response, else a new one (not connected yet).
     std::unique_ptr<http_connection> take();
 
     /// Keeps a connection whose response was read to its end, for the next request.

@@ -18,7 +18,12 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <openssl/err.h>
 #include <openssl/ssl.h>
+
+#include <sys/socket.h>
+
+#include <cerrno>
 
 #include <limits>
 #include <tuple>
@@ -39,6 +44,7 @@ namespace {
 
 constexpr std::size_t max_header_bytes = 16 * 1024;
 constexpr std::size_t body_chunk_bytes = 8 * 1024;
+constexpr int max_interim_responses = 8;
 constexpr auto as_result = asio::as_tuple(asio::use_awaitable);
 
 
@@ -202,6 +208,22 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
         secure.emplace(socket, ssl.get());
     }
 
+    // The response has been read to exactly its framing: the connection is kept only when both
+    // sides keep it and nothing came after it (RFC 9112 section 9.3: bytes past the framing are
+    // never the next answer).
+    void end_response() {
+        body_done = true;
+        const bool kept = parser->keep_alive() && buffer.size() == 0;
+        parser.reset();
+        if (!kept) close();
+    }
+
+    [[noreturn]] void fail_protocol(const std::string& what) {
+        close();
+        throw transport_error(transport_error_kind::protocol, where + " " + what,
+                              make_error_code(http::error::bad_version), false);
+    }
+
     void close() noexcept {
         open = false;
         body_done = true;
@@ -224,6 +246,25 @@ http_connection::~http_connection() = default;
 bool http_connection::is_open() const noexcept { return impl_->open; }
 
 bool http_connection::reusable() const noexcept { return impl_->open && impl_->body_done && !impl_->parser; }
+
+bool http_connection::quiet() noexcept {
+    impl& d = *impl_;
+    if (!d.open) return false;
+    char byte = 0;
+    bool silent = false;
+    if (d.ssl) {
+        // Reads pending TLS records (a session ticket is fine), the socket being non-blocking.
+        ERR_clear_error();
+        const int peeked = SSL_peek(d.ssl.get(), &byte, 1);
+        silent = peeked <= 0 && SSL_get_error(d.ssl.get(), peeked) == SSL_ERROR_WANT_READ;
+        ERR_clear_error();
+    } else {
+        const ssize_t peeked = ::recv(d.socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        silent = peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+    }
+    if (!silent) d.close();
+    return silent;
+}
 
 void http_connection::close() noexcept { impl_->close(); }
 
@@ -288,28 +329,35 @@ asio::awaitable<http_response_head> http_connection::send(const http_request& re
         d.open = false; // the connection ends with this exchange, whatever comes
     }
 
-    d.parser.emplace();
-    d.parser->body_limit(std::numeric_limits<std::uint64_t>::max()); // read_body enforces its own limit
-    d.parser->header_limit(max_header_bytes);
     d.body_done = false;
-    d.arm(limits.limits.idle, limits, impl::phase::read_head);
-    auto [read_error, read] = co_await d.on_stream(
-        [&](auto& stream) { return http::async_read_header(stream, d.buffer, *d.parser, as_result); });
-    if (read_error) {
-        if (write_failure && !d.response_started()) d.fail(write_failure, impl::phase::write, limits);
-        d.fail(d.outcome(read_error), impl::phase::read_head, limits);
+    // Interim (1xx) responses come before the final one and have no body: each is read and
+    // skipped (RFC 9110 section 15.2), up to a limit. A 101 switches to a protocol never asked for.
+    for (int interim = 0;; ++interim) {
+        d.parser.emplace();
+        d.parser->body_limit(std::numeric_limits<std::uint64_t>::max()); // read_body enforces its own limit
+        d.parser->header_limit(max_header_bytes);
+        d.arm(limits.limits.idle, limits, impl::phase::read_head);
+        auto [read_error, read] = co_await d.on_stream(
+            [&](auto& stream) { return http::async_read_header(stream, d.buffer, *d.parser, as_result); });
+        if (read_error) {
+            if (write_failure && !d.response_started()) d.fail(write_failure, impl::phase::write, limits);
+            d.fail(d.outcome(read_error), impl::phase::read_head, limits);
+        }
+        d.disarm();
+        const unsigned status = d.parser->get().result_int();
+        if (status / 100 != 1) break;
+        if (status == 101)
+            d.fail_protocol("answered 101 Switching Protocols to a request that asked for no upgrade");
+        if (interim == max_interim_responses)
+            d.fail_protocol("sent more than " + std::to_string(max_interim_responses) +
+                            " interim (1xx) responses before its answer");
     }
-    d.disarm();
 
     http_response_head head;
     const auto& response = d.parser->get();
     head.status = response.result_int();
     for (const auto& field : response) head.headers.emplace_back(field.name_string(), field.value());
-    if (d.parser->is_done()) {
-        d.body_done = true;
-        if (!d.parser->keep_alive()) d.close();
-        d.parser.reset();
-    }
+    if (d.parser->is_done()) d.end_response();
     co_return head;
 }
 
@@ -335,11 +383,7 @@ asio::awaitable<std::string_view> http_connection::read_some(const exchange_limi
             d.fail(d.outcome(read_error), impl::phase::read_body, limits);
         d.disarm();
         const std::size_t got = body_chunk_bytes - d.parser->get().body().size;
-        if (d.parser->is_done()) {
-            d.body_done = true;
-            if (!d.parser->keep_alive()) d.close();
-            d.parser.reset();
-        }
+        if (d.parser->is_done()) d.end_response();
         if (got > 0 || d.body_done) co_return std::string_view(d.chunk.get(), got);
     }
 }

@@ -75,8 +75,15 @@ public:
     /// The rest of the body; past `max_size` bytes, transport_error (body_too_large).
     boost::asio::awaitable<std::string> read_body(std::size_t max_size, const exchange_limits& limits);
 
-    /// The last response was read to its end and the server keeps the connection.
+    /** The last response was read to exactly its end, nothing came after it, and both sides
+        keep the connection. Anything else closed it.
+    */
     bool reusable() const noexcept;
+
+    /** For a kept connection about to carry a request: true when nothing arrived since its
+        last response. Bytes (an answer to no request) or the server's close end it: closed, false.
+    */
+    bool quiet() noexcept;
 
     /// Closes at once (no TLS close_notify: the peer may be gone).
     void close() noexcept;

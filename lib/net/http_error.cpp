@@ -1,4 +1,5 @@
 #include <forma/net/http_error.hpp>
+#include <forma/registered_secret.hpp>
 
 #include <string_view>
 
@@ -57,8 +58,8 @@ std::string describe(int status, const std::string& type, const std::string& mes
 
 http_error::http_error(int status, std::string type, std::string message, std::string code,
                        std::string param)
-    : error(describe(status, type, message, code)), status_(status), type_(std::move(type)),
-      message_(std::move(message)), code_(std::move(code)), param_(std::move(param)) {}
+    : error(describe(status, type, message, code)), status_(status), type_(redact_secrets(type)),
+      message_(redact_secrets(message)), code_(redact_secrets(code)), param_(redact_secrets(param)) {}
 
 http_error::~http_error() = default;
 

@@ -10,7 +10,6 @@
 #include "transport.hpp"
 
 #include <forma/agent/update_stream.hpp>
-#include <forma/net/http_error.hpp>
 
 #include <boost/asio/awaitable.hpp>
 
@@ -57,11 +56,6 @@ public:
                 pending_ = co_await body_.read_some();
                 body_ended_ = pending_.empty();
             }
-        } catch (const http_error& e) {
-            fail();
-            const http_error safe = body_.owner().redacted(e);
-            span_.fail(std::make_exception_ptr(safe));
-            throw safe;
         } catch (...) {
             fail();
             span_.fail(std::current_exception());

@@ -1,46 +1,12 @@
 #include <forma/openai/response_parser.hpp>
 
 #include "wire.hpp"
-#include "../detail/json_text.hpp"
+#include "../detail/body_excerpt.hpp"
 #include "../detail/parsed_numbers.hpp"
 
 #include <boost/json/parse.hpp>
 
 namespace forma::openai {
-namespace {
-
-// Room for the start of a non-JSON error body in a message: enough to recognise it.
-constexpr std::size_t max_quoted_body = 300;
-
-// The start of a body that is not JSON, for a message: valid UTF-8 (bad bytes as U+FFFD),
-// whitespace collapsed, control characters as '?', cut between characters.
-std::string quote_body(std::string_view body) {
-    const std::string text = lib_detail::valid_utf8(body);
-    std::string out;
-    bool blank = false;
-    for (std::size_t i = 0; i < text.size();) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        std::size_t n = 1; // the bytes of this character
-        while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) ++n;
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-            blank = !out.empty();
-            i += n;
-            continue;
-        }
-        if (out.size() + n > max_quoted_body) {
-            out += "...";
-            break;
-        }
-        if (blank) out += ' ';
-        blank = false;
-        if (c < 0x20 || c == 0x7F) out += '?';
-        else out.append(text, i, n);
-        i += n;
-    }
-    return out;
-}
-
-} // namespace
 
 http_error parse_error(int status, std::string_view body) {
     auto parsed = try_from_json<wire::completion_wire>(body);
@@ -48,7 +14,7 @@ http_error parse_error(int status, std::string_view body) {
     // Older vLLM: the error object's members at the top level.
     if (auto flat = try_from_json<wire::error_object_wire>(body); flat && flat->message)
         return wire::to_http_error(status, wire::error_wire(std::move(*flat)));
-    return http_error(status, {}, quote_body(body));
+    return http_error(status, {}, lib_detail::body_excerpt(body));
 }
 
 agent_response<> parse_response(std::string_view body, int status) {

@@ -22,13 +22,6 @@ namespace {
 
 constexpr std::size_t max_error_body = 64 * 1024;
 
-std::string replace_all(std::string text, std::string_view secret, std::string_view replacement) {
-    if (secret.empty()) return text;
-    for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at + replacement.size()))
-        text.replace(at, secret.size(), replacement);
-    return text;
-}
-
 std::optional<std::chrono::milliseconds> server_retry_hint(const http_response_head& head) {
     if (auto ms = net::parse_retry_after_ms(head.header("retry-after-ms"))) return ms;
     return net::parse_retry_after(head.header("retry-after"), std::chrono::system_clock::now());
@@ -43,6 +36,8 @@ transport::transport(executor_type executor, client_options options)
                                                                .ca_certificates = options_.ca_certificates})
                        : nullptr),
       pool_(executor_, server_, tls_, options_.max_idle_connections), random_(std::random_device{}()) {
+    secrets_.add(options_.api_key);
+    secrets_.add_named(options_.headers);
     if (options_.azure) {
         if (options_.azure->deployment.empty()) throw error("azure_options needs a deployment name");
         if (options_.model.empty()) options_.model = options_.azure->deployment;
@@ -95,16 +90,6 @@ telemetry::operation_span transport::start_span(const std::vector<chat_message>&
                                                           .input_messages = &messages});
 }
 
-// The provider's message may quote the key it was given ("Incorrect API key provided: sk-...").
-http_error transport::redacted(const http_error& e) const {
-    return http_error(e.status(), e.type(), replace_all(e.message(), options_.api_key, "[redacted]"), e.code(),
-                      e.param());
-}
-
-http_error transport::provider_error(unsigned status, std::string_view body) const {
-    return redacted(parse_error(static_cast<int>(status), body));
-}
-
 asio::awaitable<transport::opened_response> transport::open(const request_line& request,
                                                             const telemetry::operation_span& span,
                                                             const exchange_limits& limits) {
@@ -119,31 +104,22 @@ asio::awaitable<transport::opened_response> transport::open(const request_line& 
     for (int retry = 0;; ++retry) {
         std::exception_ptr failure;
         std::optional<std::chrono::milliseconds> hint;
-        auto connection = pool_.take();
-        const bool reused = connection->is_open();
         try {
-            co_await connection->connect(limits);
-            http_response_head head = co_await connection->send(http, limits);
-            if (head.status / 100 == 2) co_return opened_response{std::move(connection), std::move(head)};
+            auto opened = co_await pool_.open(http, limits);
+            if (opened.head.status / 100 == 2) co_return opened;
             std::string error_body;
             try {
-                error_body = co_await connection->read_body(max_error_body, limits);
-                give_back(std::move(connection));
+                error_body = co_await opened.connection->read_body(max_error_body, limits);
+                give_back(std::move(opened.connection));
             } catch (const transport_error&) {
                 // The status says enough.
             }
-            http_error failed = provider_error(head.status, error_body);
-            if (!net::is_retryable_status(head.status) || retry >= options_.retry.max_retries) throw failed;
-            hint = server_retry_hint(head);
+            http_error failed = parse_error(static_cast<int>(opened.head.status), error_body);
+            if (!net::is_retryable_status(opened.head.status) || retry >= options_.retry.max_retries) throw failed;
+            hint = server_retry_hint(opened.head);
             if (hint && *hint > options_.retry.max_retry_after) throw failed;
             failure = std::make_exception_ptr(std::move(failed));
         } catch (const transport_error& e) {
-            // A kept connection the server has closed meanwhile: try a new one (only then, so
-            // that a request the server may be working on is never sent twice for free).
-            if (reused && e.before_response() && e.kind() == transport_error_kind::closed) {
-                --retry;
-                continue;
-            }
             const bool repeatable = e.before_response() && e.kind() != transport_error_kind::tls;
             if (!repeatable || retry >= options_.retry.max_retries) throw;
             failure = std::current_exception();

@@ -1,9 +1,10 @@
 #pragma once
-// What both OpenAI clients share: the server, its TLS context, the headers,
-// idle connections, retries, limits, key redaction and the spans of calls.
+// What both OpenAI clients share: the server, its TLS context, the headers and the secrets
+// among them, idle connections, retries, limits and the spans of calls.
 // chat_client and responses_client each hold one; nothing else sends requests.
 
 #include "../net/connection_pool.hpp"
+#include "../net/credentials.hpp"
 
 #include <forma/agent/chat_options.hpp>
 #include <forma/agent/provider_metadata.hpp>
@@ -70,15 +71,7 @@ public:
     telemetry::operation_span start_span(const std::vector<chat_message>& messages, const chat_options& request,
                                          bool stream) const;
 
-    /// `e` with every copy of the API key replaced by "[redacted]".
-    http_error redacted(const http_error& e) const;
-    /// The redacted http_error of a response with `status` and `body`.
-    http_error provider_error(unsigned status, std::string_view body) const;
-
-    struct opened_response {
-        std::unique_ptr<net::detail::http_connection> connection;
-        net::detail::http_response_head head;
-    };
+    using opened_response = net::detail::connection_pool::opened;
 
     /// Sends `request` until a 2xx response's head arrives, retrying what the policy allows;
     /// the headers carry the W3C traceparent of `span` when it records.
@@ -100,6 +93,7 @@ private:
 
     executor_type executor_;
     client_options options_;
+    net::detail::credentials secrets_;
     net::base_url server_;
     net::detail::header_list headers_;
     std::shared_ptr<ssl_ctx_st> tls_;

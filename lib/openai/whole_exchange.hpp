@@ -20,12 +20,7 @@ boost::asio::awaitable<agent_response<>> whole_exchange(std::shared_ptr<transpor
     try {
         request.body = body;
         const transport::exchanged_body answer = co_await owner->exchange(request, span);
-        agent_response<> response;
-        try {
-            response = parse(std::string_view(answer.text));
-        } catch (const http_error& e) {
-            throw owner->redacted(e); // an error object in a 200 body may quote the key too
-        }
+        agent_response<> response = parse(std::string_view(answer.text));
         attach_rate_limits(response.additional_properties, answer.limits);
         span.end(response);
         co_return response;

@@ -2,7 +2,7 @@
 #include <forma/redis/session_store.hpp>
 
 #include "../agent/stored_session.hpp"
-#include "../detail/json_text.hpp"
+#include "../detail/body_excerpt.hpp"
 
 #include <boost/system/system_error.hpp>
 
@@ -73,7 +73,7 @@ boost::asio::awaitable<std::optional<agent_session>> session_store::load(std::st
         throw foreign("a hash without forma session fields");
     bool ok = false;
     const std::uint64_t number = parse_version(version.text, ok);
-    if (!ok) throw foreign("the version \"" + lib_detail::valid_utf8(version.text.substr(0, 40)) + "\"");
+    if (!ok) throw foreign("the version \"" + lib_detail::body_excerpt(version.text, 40) + "\"");
     agent_session session;
     try {
         session = lib_detail::stored_session_from_json(json.text);

@@ -1,9 +1,10 @@
 #include <forma/telemetry/otlp_http_exporter.hpp>
 
-#include "../net/http_connection.hpp"
+#include "../detail/body_excerpt.hpp"
+#include "../net/connection_pool.hpp"
+#include "../net/credentials.hpp"
 
 #include <forma/net/base_url.hpp>
-#include <forma/net/transport_error.hpp>
 #include <forma/telemetry/otlp_json.hpp>
 
 #include <boost/asio/detached.hpp>
@@ -20,7 +21,6 @@
 namespace forma::telemetry {
 
 namespace asio = boost::asio;
-using net::detail::http_connection;
 
 namespace {
 
@@ -55,11 +55,16 @@ struct otlp_http_exporter::state {
     state(executor_type ex, otlp_http_exporter_options opts, std::shared_ptr<const metric_store> store)
         : executor(std::move(ex)), options(std::move(opts)), server(net::parse_base_url(endpoint_of(options))),
           traces_target(server.path + "/v1/traces"), metrics_target(server.path + "/v1/metrics"),
-          resource(resource_of(options)), metrics(std::move(store)), delay(executor), idle_signal(executor) {
-        if (server.tls)
-            tls = net::detail::make_tls_client_context(
-                {.verify_peer = options.verify_peer, .ca_file = options.ca_file, .ca_certificates = options.ca_certificates});
+          resource(resource_of(options)),
+          connections(executor, server,
+                      server.tls ? net::detail::make_tls_client_context({.verify_peer = options.verify_peer,
+                                                                         .ca_file = options.ca_file,
+                                                                         .ca_certificates = options.ca_certificates})
+                                 : nullptr,
+                      1),
+          metrics(std::move(store)), delay(executor), idle_signal(executor) {
         headers.assign(options.headers.begin(), options.headers.end());
+        secrets.add_named(options.headers);
         idle_signal.expires_at(asio::steady_timer::time_point::max()); // only ever cancelled
     }
 
@@ -124,38 +129,25 @@ struct otlp_http_exporter::state {
     asio::awaitable<bool> post(const std::string& target, std::string body) {
         const net::detail::http_request request{.method = "POST", .target = target, .content_type = "application/json",
                                                 .accept = "application/json", .headers = &headers, .body = body};
-        for (int attempt = 0;; ++attempt) {
-            const bool reused = connection && connection->is_open();
-            try {
-                if (!reused) connection = std::make_unique<http_connection>(executor, server, tls);
-                net::detail::exchange_limits limits{.limits = options.timeouts,
-                                                    .deadline = std::chrono::steady_clock::now() + options.timeouts.total};
-                co_await connection->connect(limits);
-                const auto head = co_await connection->send(request, limits);
-                std::string answer = co_await connection->read_body(max_answer_body, limits);
-                if (!connection->reusable()) connection.reset();
-                if (head.status / 100 == 2) co_return true;
-                failed_with("the collector answered " + std::to_string(head.status) + " to " + target + ": " +
-                            answer.substr(0, 200));
-                co_return false;
-            } catch (const transport_error& e) {
-                connection.reset();
-                // A kept connection the collector closed meanwhile: once more on a new one.
-                if (reused && attempt == 0 && e.before_response() && e.kind() == transport_error_kind::closed)
-                    continue;
-                failed_with(e.what());
-            } catch (const std::exception& e) {
-                connection.reset();
-                failed_with(e.what());
-            }
-            co_return false;
+        try {
+            const net::detail::exchange_limits limits{
+                .limits = options.timeouts, .deadline = std::chrono::steady_clock::now() + options.timeouts.total};
+            auto answer = co_await connections.open(request, limits);
+            const std::string text = co_await answer.connection->read_body(max_answer_body, limits);
+            connections.give_back(std::move(answer.connection));
+            if (answer.head.status / 100 == 2) co_return true;
+            failed_with("the collector answered " + std::to_string(answer.head.status) + " to " + target + ": " +
+                        lib_detail::body_excerpt(text, 200));
+        } catch (const std::exception& e) {
+            failed_with(e.what());
         }
+        co_return false;
     }
 
     void failed_with(std::string message) {
         ++failed;
         const std::lock_guard lock(mutex);
-        last_error = std::move(message);
+        last_error = redact_secrets(message);
     }
 
     executor_type executor;
@@ -165,7 +157,8 @@ struct otlp_http_exporter::state {
     std::string metrics_target;
     attribute_list resource;
     net::detail::header_list headers;
-    std::shared_ptr<ssl_ctx_st> tls;
+    net::detail::credentials secrets;
+    net::detail::connection_pool connections; // one kept connection: exports go one at a time
     std::shared_ptr<const metric_store> metrics;
 
     std::mutex mutex; // guards the members below it up to the timers
@@ -182,7 +175,6 @@ struct otlp_http_exporter::state {
     std::uint64_t metrics_sent = 0;
     asio::steady_timer delay;
     asio::steady_timer idle_signal;
-    std::unique_ptr<http_connection> connection;
 };
 
 otlp_http_exporter::otlp_http_exporter(executor_type executor, otlp_http_exporter_options options)

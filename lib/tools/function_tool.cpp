@@ -91,12 +91,6 @@ std::string tool_arguments_text(const function_call_content& call) {
     return boost::json::serialize(call.arguments);
 }
 
-tool_error::tool_error(const std::string& message, std::string tool_name, std::string call_id)
-    : error(message), tool_name_(std::move(tool_name)), call_id_(std::move(call_id)) {}
-tool_error::~tool_error() = default;
-
-tool_arguments_error::~tool_arguments_error() = default;
-
 namespace tools_detail {
 
 boost::json::value parse_arguments(std::string_view text) {

@@ -157,7 +157,7 @@ TEST(mcp_http_faults, each_request_carries_the_session_and_version_and_close_end
     forma_test::scripted_http_server server(io, [&, handshake = handshake_then([](const request&, const json::object& m) {
                                                    const json::object answer{{"jsonrpc", "2.0"}, {"id", m.at("id")}, {"result", json::object()}};
                                                    return forma_test::scripted_http_server::response(200, "application/json", json::serialize(answer));
-                                               })](const request& r) {
+                                               })](const request& r) -> forma_test::scripted_http_server::reply {
         seen.push_back(r);
         if (r.method == "DELETE") return forma_test::scripted_http_server::response(200, "application/json", "");
         return handshake(r);

@@ -17,10 +17,12 @@ public:
 
     /// Starts the server or connects to it. @throws mcp_error when it cannot.
     virtual boost::asio::awaitable<void> start() = 0;
-    /// Sends one message. @throws mcp_error when the server is gone.
+    /// Sends one message. @throws mcp_error when the server is gone; request_error when
+    /// only this message's request failed.
     virtual boost::asio::awaitable<void> send(std::string message) = 0;
     /// The next message from the server; nullopt once the server has closed its side.
-    /// @throws mcp_error on a broken connection or a message past the size limit.
+    /// @throws mcp_error on a broken connection or a message past the size limit;
+    /// request_error for one request whose answer cannot come (the connection is fine).
     virtual boost::asio::awaitable<std::optional<std::string>> receive() = 0;
     /// Ends the session and frees the server (for stdio: closes its input, waits a
     /// moment, then terminates it). Never throws; safe to call twice.

@@ -14,8 +14,9 @@ namespace forma {
     An error reported inside a stream after a successful status has status 0
     and reads "error in the response stream (server_error): ...".
 
-    Built only from the status and the provider's error object: it never sees
-    request headers, so it cannot carry an API key.
+    Built only from the status and the provider's error object, every field
+    redacted (see registered_secret): a provider that echoes the API key in
+    its code, type, message or param does not put it in the error.
 */
 class http_error : public error {
 public:
