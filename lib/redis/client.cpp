@@ -1,6 +1,7 @@
 #include <forma/redis/client.hpp>
 
 #include "../detail/json_text.hpp"
+#include "../net/credentials.hpp"
 #include "../net/tls_client.hpp"
 #include "../net/tls_stream.hpp"
 #include "reply_reader.hpp"
@@ -71,7 +72,8 @@ std::string first_word_upper(std::string_view name) {
 
 // One connection: its socket, its parser, and the batches queued and sent on it.
 struct connection {
-    explicit connection(const asio::any_io_executor& ex) : resolver(ex), socket(ex), watchdog(ex) {}
+    connection(const asio::any_io_executor& ex, std::size_t max_reply_bytes)
+        : resolver(ex), socket(ex), watchdog(ex), reader(max_reply_bytes) {}
 
     tcp::resolver resolver;
     tcp::socket socket;
@@ -98,11 +100,13 @@ struct client::state : std::enable_shared_from_this<state> {
     state(asio::any_io_executor ex, client_options o)
         : executor(std::move(ex)), options(std::move(o)), connect_signal(executor), backoff_timer(executor) {
         name = "redis at " + lib_detail::valid_utf8(options.host) + ":" + std::to_string(options.port);
+        secrets.add(options.password);
         connect_signal.expires_at(clock::time_point::max());
     }
 
     asio::any_io_executor executor;
     client_options options;
+    net::detail::credentials secrets;
     std::string name;
     std::shared_ptr<ssl_ctx_st> tls; // made at the first TLS connect
     std::shared_ptr<connection> current;
@@ -195,25 +199,29 @@ struct client::state : std::enable_shared_from_this<state> {
                 break;
             }
             if (!c->reader.feed(c->read_buffer.data(), n)) {
-                self->break_connection(c, redis_error_kind::protocol, "sent bytes that are not RESP (" + c->reader.error() + ")");
+                self->reader_failed(c);
                 break;
             }
             for (;;) {
                 const auto status = c->reader.next(next);
                 if (status == detail::reply_reader::status::failed) {
-                    self->break_connection(c, redis_error_kind::protocol,
-                                           "sent bytes that are not RESP (" + lib_detail::valid_utf8(c->reader.error()) + ")");
+                    self->reader_failed(c);
                     break;
                 }
                 if (status == detail::reply_reader::status::need_more) break;
                 if (!self->deliver(c, std::move(next))) break;
             }
-            if (!c->broken && c->reader.buffered() > self->options.max_reply_bytes) {
-                self->break_connection(c, redis_error_kind::reply_too_large,
-                                       "sent a reply larger than " + std::to_string(self->options.max_reply_bytes) +
-                                           " bytes (max_reply_bytes)");
-            }
         }
+    }
+
+    void reader_failed(const std::shared_ptr<connection>& c) {
+        if (c->reader.too_large())
+            break_connection(c, redis_error_kind::reply_too_large,
+                             "sent a reply larger than " + std::to_string(options.max_reply_bytes) +
+                                 " bytes (max_reply_bytes), or announced one");
+        else
+            break_connection(c, redis_error_kind::protocol,
+                             "sent bytes that are not RESP (" + lib_detail::valid_utf8(c->reader.error()) + ")");
     }
 
     bool deliver(const std::shared_ptr<connection>& c, reply r) {
@@ -313,7 +321,7 @@ struct client::state : std::enable_shared_from_this<state> {
             backoff_timer.expires_at(retry_not_before);
             co_await backoff_timer.async_wait(asio::use_awaitable);
         }
-        auto c = std::make_shared<connection>(executor);
+        auto c = std::make_shared<connection>(executor, options.max_reply_bytes);
         opening = c;
         try {
             co_await open(c);

@@ -8,61 +8,92 @@
 
 namespace forma::redis::detail {
 
-namespace {
-
 // hiredis builds a reply top-down: an array first, then each element with the array as its
-// parent. The root is allocated; elements live in their parent's vector, sized when it is made.
-reply* place(const redisReadTask* task, reply&& value) noexcept {
-    try {
-        if (task->parent) {
-            auto& parent = *static_cast<reply*>(task->parent->obj);
-            reply& slot = parent.elements[static_cast<std::size_t>(task->idx)];
+// parent, in order. The root is allocated; each element is appended to its parent's vector as it
+// arrives (never sized by the announced count), and every byte made is counted against the limit.
+struct reply_building {
+    static reply_reader& reader_of(const redisReadTask* task) { return *static_cast<reply_reader*>(task->privdata); }
+
+    // Counts `bytes` more for the reply being read; false (the reader fails) past the limit.
+    static bool take(reply_reader& r, std::size_t bytes) noexcept {
+        if (r.reply_bytes() + bytes > r.max_bytes_) {
+            r.too_large_ = true;
+            return false;
+        }
+        r.made_ += bytes;
+        return true;
+    }
+
+    static reply* place(const redisReadTask* task, reply&& value) noexcept {
+        reply_reader& r = reader_of(task);
+        try {
+            if (!task->parent) {
+                if (!take(r, sizeof(reply))) return nullptr;
+                return new reply(std::move(value));
+            }
+            auto& elements = static_cast<reply*>(task->parent->obj)->elements;
+            const auto index = static_cast<std::size_t>(task->idx);
+            if (index >= elements.size()) {
+                const std::size_t capacity = elements.capacity();
+                if (index >= capacity) {
+                    const std::size_t grown = std::max<std::size_t>(index + 1, 2 * capacity);
+                    if (!take(r, (grown - capacity) * sizeof(reply))) return nullptr;
+                    elements.reserve(grown);
+                }
+                elements.resize(index + 1);
+            }
+            reply& slot = elements[index];
             slot = std::move(value);
             return &slot;
+        } catch (...) {
+            return nullptr; // hiredis reports out of memory
         }
-        return new reply(std::move(value));
-    } catch (...) {
-        return nullptr; // hiredis reports out of memory
     }
-}
 
-void* create_string(const redisReadTask* task, char* text, std::size_t size) {
-    reply value;
-    value.kind = task->type == REDIS_REPLY_ERROR    ? reply_kind::error
-                 : task->type == REDIS_REPLY_STATUS ? reply_kind::status
-                                                    : reply_kind::string;
-    try {
-        value.text.assign(text, size);
-    } catch (...) {
-        return nullptr;
+    static void* create_string(const redisReadTask* task, char* text, std::size_t size) {
+        if (!take(reader_of(task), size)) return nullptr;
+        reply value;
+        value.kind = task->type == REDIS_REPLY_ERROR    ? reply_kind::error
+                     : task->type == REDIS_REPLY_STATUS ? reply_kind::status
+                                                        : reply_kind::string;
+        try {
+            value.text.assign(text, size);
+        } catch (...) {
+            return nullptr;
+        }
+        return place(task, std::move(value));
     }
-    return place(task, std::move(value));
-}
 
-void* create_array(const redisReadTask* task, int elements) {
-    reply value;
-    value.kind = reply_kind::array;
-    try {
-        value.elements.resize(static_cast<std::size_t>(elements < 0 ? 0 : elements));
-    } catch (...) {
-        return nullptr;
+    static void* create_array(const redisReadTask* task, int elements) {
+        // Each element takes at least 3 bytes of RESP ("+\r\n"): a count that could never fit fails now.
+        reply_reader& r = reader_of(task);
+        if (elements > 0 && static_cast<std::size_t>(elements) > r.max_bytes_ / 3) {
+            r.too_large_ = true;
+            return nullptr;
+        }
+        reply value;
+        value.kind = reply_kind::array;
+        return place(task, std::move(value));
     }
-    return place(task, std::move(value));
-}
 
-void* create_integer(const redisReadTask* task, long long number) {
-    reply value;
-    value.kind = reply_kind::integer;
-    value.integer = number;
-    return place(task, std::move(value));
-}
+    static void* create_integer(const redisReadTask* task, long long number) {
+        reply value;
+        value.kind = reply_kind::integer;
+        value.integer = number;
+        return place(task, std::move(value));
+    }
 
-void* create_nil(const redisReadTask* task) { return place(task, reply{}); }
+    static void* create_nil(const redisReadTask* task) { return place(task, reply{}); }
 
-// hiredis frees only roots (a finished reply it still holds, or one cut short by an error).
-void free_object(void* object) { delete static_cast<reply*>(object); }
+    // hiredis frees only roots (a finished reply it still holds, or one cut short by an error).
+    static void free_object(void* object) { delete static_cast<reply*>(object); }
+};
 
-redisReplyObjectFunctions reply_functions{&create_string, &create_array, &create_integer, &create_nil, &free_object};
+namespace {
+
+redisReplyObjectFunctions reply_functions{&reply_building::create_string, &reply_building::create_array,
+                                          &reply_building::create_integer, &reply_building::create_nil,
+                                          &reply_building::free_object};
 
 } // namespace
 
@@ -85,13 +116,20 @@ void append_command(std::string& out, const command& cmd) {
 
 void reply_reader::free_reader::operator()(redisReader* r) const noexcept { redisReaderFree(r); }
 
-reply_reader::reply_reader() : reader_(redisReaderCreateWithFunctions(&reply_functions)) {
+reply_reader::reply_reader(std::size_t max_bytes)
+    : reader_(redisReaderCreateWithFunctions(&reply_functions)), max_bytes_(max_bytes) {
     if (!reader_) throw std::bad_alloc();
+    reader_->privdata = this;
 }
 
 reply_reader::~reply_reader() = default;
 
 bool reply_reader::feed(const char* data, std::size_t size) {
+    // Checked before the bytes are copied in: the limit holds as a peak, not only after it.
+    if (reply_bytes() + size > max_bytes_) {
+        too_large_ = true;
+        return false;
+    }
     return redisReaderFeed(reader_.get(), data, size) == REDIS_OK;
 }
 
@@ -101,6 +139,7 @@ reply_reader::status reply_reader::next(reply& out) {
     if (!object) return status::need_more;
     std::unique_ptr<reply> whole(static_cast<reply*>(object));
     out = std::move(*whole);
+    made_ = 0;
     return status::reply;
 }
 

@@ -4,6 +4,7 @@
 #include <forma/redis/client.hpp>
 
 #include "redis_test_support.hpp"
+#include "support/fake_resp_server.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -343,33 +344,9 @@ TEST_F(redis_test, a_reply_past_max_reply_bytes_closes_the_connection_with_a_typ
     EXPECT_EQ(run(reader.execute(command("STRLEN", "large"))).integer, 100000) << "a new connection";
 }
 
-// A server that answers whatever it is sent with `answer`, then keeps the connection open.
-class fake_server {
-public:
-    fake_server(asio::io_context& io, std::string answer)
-        : acceptor_(io, {asio::ip::make_address("127.0.0.1"), 0}), answer_(std::move(answer)) {
-        asio::co_spawn(io, serve(), asio::detached);
-    }
-    unsigned short port() const { return acceptor_.local_endpoint().port(); }
-
-private:
-    asio::awaitable<void> serve() {
-        auto [ec, socket] = co_await acceptor_.async_accept(asio::as_tuple(asio::use_awaitable));
-        if (ec) co_return;
-        char request[64];
-        (void)co_await socket.async_read_some(asio::buffer(request), asio::as_tuple(asio::use_awaitable));
-        if (!answer_.empty()) co_await asio::async_write(socket, asio::buffer(answer_), asio::as_tuple(asio::use_awaitable));
-        kept_ = std::move(socket);
-    }
-
-    asio::ip::tcp::acceptor acceptor_;
-    std::string answer_;
-    std::optional<asio::ip::tcp::socket> kept_;
-};
-
 TEST(redis_client, bytes_that_are_not_resp_are_a_protocol_error) {
     asio::io_context io;
-    fake_server http(io, "HTTP/1.1 400 Bad Request\r\n\r\n");
+    forma_test::fake_resp_server http(io, "HTTP/1.1 400 Bad Request\r\n\r\n");
     forma::redis::client_options options;
     options.port = http.port();
     client redis(io.get_executor(), options);
@@ -381,7 +358,7 @@ TEST(redis_client, bytes_that_are_not_resp_are_a_protocol_error) {
 
 TEST(redis_client, a_server_that_never_answers_the_greeting_is_a_connect_timeout) {
     asio::io_context io;
-    fake_server silent(io, "");
+    forma_test::fake_resp_server silent(io, "");
     forma::redis::client_options options;
     options.port = silent.port();
     options.connect_timeout = std::chrono::milliseconds(150);
@@ -422,4 +399,71 @@ TEST(redis_client_options, a_url_gives_host_port_credentials_database_and_tls) {
     } catch (const forma::error& e) {
         EXPECT_EQ(std::string(e.what()).find("hunter2"), std::string::npos) << "a password in a message: " << e.what();
     }
+}
+
+// A server that echoes the password in its error reply: no part of it reaches the error.
+TEST(redis_client, an_error_reply_echoing_the_password_keeps_no_part_of_it) {
+    const std::string password = "pw-0123456789abcdef-zyxwvut";
+    asio::io_context io;
+    forma_test::fake_resp_server echoing(io, "-WRONGPASS invalid username-password pair: " + password + "\r\n");
+    forma::redis::client_options options;
+    options.port = echoing.port();
+    options.client_name.clear(); // AUTH is the one command before any other
+    options.password = password;
+    client redis(io.get_executor(), options);
+    const redis_error e = failure_of(io, redis.connect(), redis_error_kind::auth);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("[redacted]"), std::string::npos) << what;
+    for (std::size_t at = 0; at + 8 <= password.size(); ++at)
+        EXPECT_EQ(what.find(password.substr(at, 8)), std::string::npos) << what;
+}
+
+// A reply's memory grows with what arrives, never with what is announced.
+TEST(redis_client, an_announced_count_that_could_never_fit_fails_at_once) {
+    asio::io_context io;
+    forma_test::fake_resp_server huge(io, "*4000000\r\n"); // and then silence
+    forma::redis::client_options options;
+    options.port = huge.port();
+    options.client_name.clear(); // the command is the first one sent
+    options.max_reply_bytes = 1024 * 1024;
+    client redis(io.get_executor(), options);
+    const redis_error e = failure_of(io, redis.execute(command("LRANGE", "l", 0, -1)), redis_error_kind::reply_too_large);
+    EXPECT_NE(std::string(e.what()).find("larger than 1048576 bytes (max_reply_bytes), or announced one"),
+              std::string::npos)
+        << e.what();
+}
+
+TEST(redis_client, elements_past_the_limit_fail_as_they_arrive) {
+    asio::io_context io;
+    // 100,000 tiny elements: 400 KB on the wire, far more as values.
+    forma_test::fake_resp_server many(io, "*100000\r\n", ":1\r\n", 4 * 100000);
+    forma::redis::client_options options;
+    options.port = many.port();
+    options.client_name.clear(); // the command is the first one sent
+    options.max_reply_bytes = 256 * 1024;
+    client redis(io.get_executor(), options);
+    (void)failure_of(io, redis.execute(command("LRANGE", "l", 0, -1)), redis_error_kind::reply_too_large);
+}
+
+TEST(redis_client, a_bulk_string_past_the_limit_fails_before_it_has_all_arrived) {
+    asio::io_context io;
+    forma_test::fake_resp_server large(io, "$2000000\r\n", std::string(64 * 1024, 'x'), 2000000);
+    forma::redis::client_options options;
+    options.port = large.port();
+    options.client_name.clear(); // the command is the first one sent
+    options.max_reply_bytes = 1024 * 1024;
+    client redis(io.get_executor(), options);
+    (void)failure_of(io, redis.execute(command("GET", "k")), redis_error_kind::reply_too_large);
+}
+
+TEST(redis_client, arrays_nested_deeper_than_the_reader_follows_are_a_protocol_error) {
+    asio::io_context io;
+    std::string nested;
+    for (int depth = 0; depth < 12; ++depth) nested += "*1\r\n";
+    forma_test::fake_resp_server deep(io, nested + ":1\r\n");
+    forma::redis::client_options options;
+    options.port = deep.port();
+    options.client_name.clear(); // the command is the first one sent
+    client redis(io.get_executor(), options);
+    (void)failure_of(io, redis.execute(command("GET", "k")), redis_error_kind::protocol);
 }

@@ -43,7 +43,12 @@ struct client_options {
     */
     std::chrono::milliseconds reconnect_backoff{std::chrono::milliseconds(100)};
     std::chrono::milliseconds reconnect_backoff_max{std::chrono::seconds(2)};
-    /// A reply larger than this closes the connection (redis_error_kind::reply_too_large).
+    /** The memory one reply may take while it is read: its bytes as they arrive and the values
+        made of them, together (a string reply takes about twice its size as it is finished).
+        Past it the connection closes (redis_error_kind::reply_too_large). It bounds the peak,
+        within a read buffer: the memory grows with the bytes that arrive, never with the size
+        a reply announces, and a count of elements that could not fit fails at once.
+    */
     std::size_t max_reply_bytes = 512 * 1024 * 1024;
 
     /** Options from a URL: `redis://[[user]:password@]host[:port][/database]`, or `rediss://`
