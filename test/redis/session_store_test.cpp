@@ -138,7 +138,9 @@ TEST_F(redis_session_store_test, a_save_cancelled_at_any_point_wrote_all_of_the_
     agent_session base = conversation("c", 20);
     save(store, base);
     int saved = 0, not_saved = 0;
-    for (int delay = 0; delay < 40; ++delay) {
+    // Yields before the cancel: one by one at first, then doubling until a save got through (how
+    // many a connect takes depends on the machine: the resolver and the server run meanwhile).
+    for (int delay = 0; delay < 40 || (saved == 0 && delay < 1 << 20); delay = delay < 40 ? delay + 1 : 2 * delay) {
         // A new client each time: the cancel may come while it connects, while the save waits
         // to be written, or once it is sent.
         session_store fresh(connect(server()));
