@@ -29,9 +29,13 @@ using std::remove_pointer;
 #include <boost/process/v2/start_dir.hpp>
 #include <boost/process/v2/stdio.hpp>
 
+#include <cerrno>
+#include <filesystem>
 #include <optional>
 
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace forma::mcp {
 
@@ -87,6 +91,38 @@ asio::awaitable<void> keep_stderr(std::shared_ptr<child_state> child, std::size_
     }
 }
 
+// Why the program at `path` cannot be run, or nothing. Checked before anything is started: a
+// child whose exec fails reports only an errno, while the path is what a user can fix.
+std::optional<std::string> cannot_run(const std::filesystem::path& path) {
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (status.type() == std::filesystem::file_type::not_found) return "does not exist";
+    if (ec) return "cannot be examined (" + ec.message() + ")";
+    if (std::filesystem::is_directory(status)) return "is a directory, not a program";
+    if (!std::filesystem::is_regular_file(status)) return "is not a regular file";
+    if (::access(path.c_str(), X_OK) != 0) return "is not executable by this process (chmod +x?)";
+    return std::nullopt;
+}
+
+std::optional<std::string> not_a_directory(const std::filesystem::path& directory) {
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(directory, ec);
+    if (status.type() == std::filesystem::file_type::not_found) return "does not exist";
+    if (ec) return "cannot be examined (" + ec.message() + ")";
+    if (!std::filesystem::is_directory(status)) return "is not a directory";
+    return std::nullopt;
+}
+
+// Boost.Process 1.81's launcher returns an error when the child's exec fails but leaves the
+// child, which exits at once, unreaped: a zombie until this process exits. Whatever failed
+// after the fork, no child of a failed start may stay.
+void reap_failed_child(int pid) {
+    if (pid <= 0) return; // no fork happened
+    ::kill(pid, SIGKILL); // the error may be the launcher's, with the child still running
+    while (::waitpid(pid, nullptr, 0) == -1 && errno == EINTR) {
+    }
+}
+
 // A write to a server that has exited raises SIGPIPE, whose default ends this process; an
 // ignored one makes the write fail with EPIPE instead. A handler the program set stays.
 void ignore_sigpipe_if_default() {
@@ -112,22 +148,27 @@ public:
 
     asio::awaitable<void> start() override {
         if (server_.command.empty()) throw mcp_error("an MCP stdio server needs a command", describe());
-        std::filesystem::path program = server_.command;
-        if (server_.command.find('/') == std::string::npos) {
-            program = bp::environment::find_executable(server_.command);
-            if (program.empty()) throw mcp_error(describe() + ": \"" + server_.command + "\" is not on PATH", describe());
+        const std::filesystem::path directory = server_.working_directory.empty()
+                                                    ? std::filesystem::current_path()
+                                                    : std::filesystem::path(server_.working_directory);
+        if (const auto why = not_a_directory(directory)) {
+            throw mcp_error(describe() + ": the working directory \"" + lib_detail::valid_utf8(directory.string()) +
+                                "\" " + *why,
+                            describe());
         }
+        const std::filesystem::path program = program_path(directory);
         ignore_sigpipe_if_default();
         const std::vector<std::string> env = environment_with(server_.env);
-        std::filesystem::path directory = server_.working_directory.empty() ? std::filesystem::current_path()
-                                                                          : std::filesystem::path(server_.working_directory);
-        try {
-            child_->process.emplace(executor_, program, server_.args,
-                                    bp::process_stdio{child_->input, child_->output, child_->errors},
-                                    bp::process_environment(env), bp::process_start_dir(directory));
-        } catch (const boost::system::system_error& e) {
-            throw mcp_error(describe() + " could not be started: " + lib_detail::valid_utf8(e.code().message()), describe());
+        bp::default_process_launcher launcher;
+        boost::system::error_code ec;
+        bp::process process = launcher(executor_, ec, program, server_.args,
+                                       bp::process_stdio{child_->input, child_->output, child_->errors},
+                                       bp::process_environment(env), bp::process_start_dir(directory));
+        if (ec) {
+            reap_failed_child(launcher.pid);
+            throw mcp_error(describe() + " could not be started: " + lib_detail::valid_utf8(ec.message()), describe());
         }
+        child_->process.emplace(std::move(process));
         asio::co_spawn(executor_, keep_stderr(child_, server_.stderr_kept), asio::detached);
         co_return;
     }
@@ -198,6 +239,26 @@ public:
     std::string diagnostics() const override { return lib_detail::valid_utf8(child_->stderr_tail); }
 
 private:
+    // The program to run: a command with a '/' is a path (from `directory` when relative, as the
+    // child resolves it), checked here; any other is looked up on PATH.
+    std::filesystem::path program_path(const std::filesystem::path& directory) const {
+        if (server_.command.find('/') == std::string::npos) {
+            std::filesystem::path found = bp::environment::find_executable(server_.command);
+            if (found.empty()) {
+                throw mcp_error(describe() + ": \"" + lib_detail::valid_utf8(server_.command) + "\" is not on PATH",
+                                describe());
+            }
+            return found;
+        }
+        const std::filesystem::path program = server_.command;
+        if (const auto why = cannot_run(directory / program)) { // `program` itself when it is absolute
+            std::string named = "the program \"" + server_.command + "\"";
+            if (program.is_relative()) named += " (" + (directory / program).lexically_normal().string() + ")";
+            throw mcp_error(describe() + ": " + lib_detail::valid_utf8(named) + " " + *why, describe());
+        }
+        return program;
+    }
+
     // Whether the child exits within `grace`.
     asio::awaitable<bool> exited_within(std::chrono::milliseconds grace) {
         asio::steady_timer timer(executor_, grace);

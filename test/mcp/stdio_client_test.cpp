@@ -16,6 +16,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include <stdlib.h>
+
 using namespace std::chrono_literals;
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -35,6 +40,49 @@ T run_with(forma::mcp::stdio_server server, std::function<asio::awaitable<T>(cli
 }
 
 using mcp_test::thrown_by;
+
+// What starting `server` throws as an mcp_error (the client's connect() starts it).
+std::string start_error(const forma::mcp::stdio_server& server) {
+    try {
+        (void)run_with<bool>(server, [](client&) -> asio::awaitable<bool> { co_return true; });
+    } catch (const mcp_error& e) {
+        return e.what();
+    }
+    return "(no mcp_error thrown)";
+}
+
+// A fresh directory, removed with what it holds at the end of the test.
+class scratch_directory {
+public:
+    scratch_directory() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "forma-mcp-XXXXXX").string();
+        if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = pattern;
+    }
+    ~scratch_directory() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    scratch_directory(const scratch_directory&) = delete;
+    scratch_directory& operator=(const scratch_directory&) = delete;
+
+    const std::filesystem::path& path() const { return path_; }
+
+    /// Writes the file `name` holding `text`, with the permissions `permissions`.
+    std::filesystem::path file(const std::string& name, const std::string& text,
+                               std::filesystem::perms permissions) const {
+        const std::filesystem::path file = path_ / name;
+        std::ofstream(file) << text;
+        std::filesystem::permissions(file, permissions);
+        return file;
+    }
+
+private:
+    std::filesystem::path path_;
+};
+
+constexpr auto executable = std::filesystem::perms::owner_all;
+constexpr auto not_executable = std::filesystem::perms::owner_read | std::filesystem::perms::owner_write;
 
 } // namespace
 
@@ -243,6 +291,43 @@ TEST(mcp_stdio_faults, a_program_not_on_path_is_an_error) {
         (void)run_with<bool>({.command = "forma-no-such-mcp-server"}, [](client&) -> asio::awaitable<bool> { co_return true; });
     });
     EXPECT_NE(what.find("\"forma-no-such-mcp-server\" is not on PATH"), std::string::npos) << what;
+}
+
+TEST(mcp_stdio_faults, a_path_that_is_no_program_is_an_error_naming_it_before_anything_is_started) {
+    const scratch_directory scratch;
+    const std::string missing = (scratch.path() / "no-such-server").string();
+    const std::string text = scratch.file("server.sh", "#!/bin/sh\n", not_executable).string();
+    const int before = forma_test::child_processes();
+
+    std::string what = start_error({.command = missing});
+    EXPECT_NE(what.find("the program \"" + missing + "\" does not exist"), std::string::npos) << what;
+    what = start_error({.command = scratch.path().string()});
+    EXPECT_NE(what.find("the program \"" + scratch.path().string() + "\" is a directory"), std::string::npos) << what;
+    what = start_error({.command = text});
+    EXPECT_NE(what.find("the program \"" + text + "\" is not executable"), std::string::npos) << what;
+    what = start_error({.command = "./no-such-server", .working_directory = scratch.path().string()});
+    EXPECT_NE(what.find("the program \"./no-such-server\" (" + missing + ") does not exist"), std::string::npos)
+        << what;
+    what = start_error({.command = "/bin/sh", .working_directory = missing});
+    EXPECT_NE(what.find("the working directory \"" + missing + "\" does not exist"), std::string::npos) << what;
+    EXPECT_EQ(forma_test::child_processes(), before) << "a failed start left a child process, running or zombie";
+}
+
+TEST(mcp_stdio_faults, a_program_the_system_cannot_run_is_an_error_and_its_child_is_reaped) {
+    const scratch_directory scratch;
+    // Executable, but neither a binary nor a script with a #! line: the child's exec fails.
+    const std::string program = scratch.file("server", "not a program\n", executable).string();
+    const int before = forma_test::child_processes();
+    const std::string what = start_error({.command = program});
+    EXPECT_NE(what.find("could not be started: Exec format error"), std::string::npos) << what;
+    EXPECT_EQ(forma_test::child_processes(), before) << "the child whose exec failed was not reaped";
+}
+
+TEST(mcp_stdio_faults, a_relative_path_is_found_from_the_working_directory) {
+    const scratch_directory scratch;
+    (void)scratch.file("server.sh", "#!/bin/sh\necho 'started from the working directory' >&2\n", executable);
+    const std::string what = start_error({.command = "./server.sh", .working_directory = scratch.path().string()});
+    EXPECT_NE(what.find("started from the working directory"), std::string::npos) << what;
 }
 
 TEST(mcp_stdio_faults, output_that_is_not_json_rpc_is_an_error) {

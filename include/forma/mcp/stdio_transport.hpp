@@ -16,7 +16,10 @@ namespace forma::mcp {
 /// An MCP server run as a child process, speaking newline-delimited JSON-RPC on its
 /// standard input and output (the MCP stdio transport).
 struct stdio_server {
-    /// The program: a path, or a name looked up on PATH.
+    /** The program: a path (a command with a '/'; a relative one is taken from
+        working_directory), or a name looked up on PATH. A path that does not exist or is
+        not an executable file is an mcp_error naming it, before anything is started.
+    */
     std::string command;
     std::vector<std::string> args{};
     /// Variables added to (or replacing those of) this process's environment.
@@ -32,7 +35,8 @@ struct stdio_server {
 };
 
 /** Runs `server` as a child process on `executor` (Boost.Process), its stderr kept for
-    error messages. The child is terminated when the transport is closed or destroyed.
+    error messages. The child is terminated when the transport is closed or destroyed; a
+    start that fails (an mcp_error) leaves no child process, not even an unreaped one.
     Starting it sets SIGPIPE to ignored when it is at its default, so that writing to a
     server that has exited is an error, not the end of this process.
 */
