@@ -60,7 +60,7 @@ function_tool remote_tool(client& remote, const tool_info& info) {
     const std::string description = info.description.empty() ? info.title : info.description;
     try {
         return function_tool(info.name, description, info.input_schema, std::move(invoke));
-    } catch (const error& e) { // a name no model API accepts
+    } catch (const error& e) { // a name no model API accepts, an input schema that is not an object schema
         throw mcp_error(remote.describe() + ": " + e.what(), remote.describe());
     }
 }

@@ -1,6 +1,7 @@
 #include "answer_tool.hpp"
 
 #include <forma/error.hpp>
+#include <forma/json/schema_error.hpp>
 #include <forma/tools/function_tool.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -29,11 +30,16 @@ chat_options with_answer_tool(const chat_options& options) {
     chat_options out = options;
     out.response_format.reset();
     const bool other_tools = !out.tools.empty();
-    out.tools.emplace_back(name, std::move(description), format.schema(),
-                           [](const tool_invocation&) -> boost::asio::awaitable<boost::json::value> {
-                               // The client reads the call as the answer; no tool loop sees it.
-                               throw std::logic_error("final_result carries the answer and is never run");
-                           });
+    try {
+        out.tools.emplace_back(name, std::move(description), format.schema(),
+                               [](const tool_invocation&) -> boost::asio::awaitable<boost::json::value> {
+                                   // The client reads the call as the answer; no tool loop sees it.
+                                   throw std::logic_error("final_result carries the answer and is never run");
+                               });
+    } catch (const schema_error& e) { // a caller's schema that is not an object schema (run<T> wraps its own)
+        throw schema_error("structured_output_mode::tool cannot send the response format \"" + format.name() +
+                           "\": " + e.what() + ". Give it an object schema, or use structured_output_mode::native");
+    }
     const bool names_another = out.tool_choice && out.tool_choice->mode() == tool_choice_mode::function;
     if (!names_another)
         out.tool_choice = other_tools && out.tool_choice != tool_choice::none() ? tool_choice::required()

@@ -43,6 +43,21 @@ std::string quoted(std::string_view name) {
     return out + "\"";
 }
 
+// OpenAI-compatible APIs refuse a tool whose parameters are not an object schema with a 400, at
+// the first request that offers it: refused here instead, where the tool is made.
+[[noreturn]] void not_an_object_schema(std::string_view tool_name, const std::string& what_it_is) {
+    throw schema_error("the parameters schema of the tool " + quoted(tool_name) +
+                       " must be an object schema (\"type\": \"object\"), as OpenAI-compatible APIs require; " +
+                       what_it_is);
+}
+
+void require_object_schema(std::string_view tool_name, const boost::json::object& parameters) {
+    const boost::json::value* type = parameters.if_contains("type");
+    if (!type) not_an_object_schema(tool_name, "it has no \"type\"");
+    if (*type != "object")
+        not_an_object_schema(tool_name, "its \"type\" is " + lib_detail::valid_utf8(boost::json::serialize(*type)));
+}
+
 } // namespace
 
 struct function_tool::definition {
@@ -60,6 +75,7 @@ function_tool::function_tool(std::string name, std::string description, boost::j
         throw error("the tool name " + quoted(name) +
                     " is not 1 to 64 letters, digits, '_' or '-', as OpenAI-compatible APIs require");
     if (!invoker) throw error("the tool \"" + name + "\" has no invoker");
+    require_object_schema(name, parameters);
     auto d = std::make_shared<definition>();
     d->strict = !openai_strict_violation(parameters);
     d->name = std::move(name);
@@ -120,10 +136,10 @@ const boost::json::object& no_parameters() {
     return schema;
 }
 
-boost::json::object object_schema(const boost::json::value& schema) {
+boost::json::object object_schema(std::string_view tool_name, const boost::json::value& schema) {
     const boost::json::object* object = schema.if_object();
-    if (!object) throw schema_error("a tool's parameters schema must be a JSON object, not a boolean schema");
-    return *object;
+    if (!object) not_an_object_schema(tool_name, "it is the boolean schema " + boost::json::serialize(schema));
+    return *object; // function_tool's constructor checks its "type"
 }
 
 } // namespace tools_detail

@@ -357,6 +357,24 @@ TEST(mcp_stdio_faults, an_unknown_protocol_version_is_an_error) {
     EXPECT_NE(what.find("speaks MCP protocol version \"1999-01-01\""), std::string::npos) << what;
 }
 
+TEST(mcp_stdio_faults, a_tool_whose_input_schema_is_not_an_object_schema_is_an_error) {
+    // Answers initialize, reads the initialized notification, then lists one tool taking a string.
+    const auto server = mcp_test::shell_server(
+        R"(read line; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18",)"
+        R"("capabilities":{"tools":{}},"serverInfo":{"name":"stand-in","version":"1"}}}'; read line; read line; )"
+        R"(echo '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"shout","inputSchema":{"type":"string"}}]}}'; )"
+        R"(exec sleep 5)");
+    const std::string what = thrown_by([&] {
+        (void)run_with<bool>(server, [](client& c) -> asio::awaitable<bool> {
+            const std::vector<forma::function_tool> tools = co_await forma::mcp::tools(c);
+            co_return tools.empty();
+        });
+    });
+    EXPECT_EQ(what.find("MCP stdio server \"/bin/sh -c"), 0u) << what;
+    EXPECT_NE(what.find("the parameters schema of the tool \"shout\" must be an object schema"), std::string::npos)
+        << what;
+}
+
 TEST(mcp_stdio_faults, a_server_that_never_answers_times_out_and_is_stopped) {
     forma::mcp::client_options options;
     options.connect_timeout = 300ms;

@@ -392,6 +392,17 @@ TEST(openai_request, tool_mode_asks_for_the_format_as_a_forced_call_of_final_res
                                                 .structured_output_mode = structured_output_mode::tool});
     EXPECT_EQ(json_mode.at("response_format").at("type"), "json_object");
     EXPECT_FALSE(json_mode.contains("tools"));
+
+    // A tool's parameters must be an object schema: a format whose schema is not one is refused by name.
+    const std::string refused = error_of([] {
+        build({user("Hi")}, {.response_format = response_format::json_schema("names", R"({"type":"array"})"),
+                             .structured_output_mode = structured_output_mode::tool});
+    });
+    EXPECT_NE(refused.find("structured_output_mode::tool cannot send the response format \"names\": the parameters "
+                           "schema of the tool \"final_result\" must be an object schema"),
+              std::string::npos)
+        << refused;
+    EXPECT_NE(refused.find("use structured_output_mode::native"), std::string::npos) << refused;
 }
 
 TEST(openai_request, every_case_of_the_schema_corpus_builds) {

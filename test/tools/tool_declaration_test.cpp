@@ -186,6 +186,33 @@ TEST(make_tool, a_runtime_schema_that_is_not_one_is_a_schema_error) {
     EXPECT_FALSE(loose.strict()); // open, and "a" is not required
 }
 
+TEST(make_tool, parameters_that_are_not_an_object_schema_are_a_schema_error) {
+    const auto noop = [](boost::json::value) {};
+    const std::pair<std::string_view, std::string_view> cases[] = {
+        {R"({"type":"string"})", "its \"type\" is \"string\""},
+        {R"({"type":["object","null"]})", "its \"type\" is [\"object\",\"null\"]"},
+        {R"({"properties":{"a":{"type":"string"}}})", "it has no \"type\""},
+        {"true", "it is the boolean schema true"},
+    };
+    for (const auto& [schema, why] : cases) {
+        const auto e = caught<schema_error>([&] { make_tool("t", "", schema, noop); });
+        const std::string what = e.what();
+        EXPECT_NE(what.find("the parameters schema of the tool \"t\" must be an object schema (\"type\": \"object\")"),
+                  std::string::npos)
+            << schema << ": " << what;
+        EXPECT_NE(what.find(why), std::string::npos) << schema << ": " << what;
+    }
+    // Every tool passes function_tool's constructor, which holds to the same rule.
+    const function_tool::invoker_type invoker = [](const tool_invocation&) -> asio::awaitable<boost::json::value> {
+        co_return nullptr;
+    };
+    const auto e =
+        caught<schema_error>([&] { function_tool("direct", "", json(R"({"type":"array"})").as_object(), invoker); });
+    EXPECT_NE(std::string(e.what()).find("the tool \"direct\" must be an object schema"), std::string::npos)
+        << e.what();
+    EXPECT_NO_THROW(function_tool("direct", "", json(R"({"type":"object"})").as_object(), invoker));
+}
+
 TEST(make_tool, copies_share_one_definition) {
     const function_tool a = make_tool("a", "", [] {});
     const function_tool copy = a; // NOLINT(performance-unnecessary-copy-initialization)

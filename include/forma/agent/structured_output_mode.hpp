@@ -19,7 +19,9 @@ namespace forma {
     assistant message, where the call was, and streams them as text deltas, so that
     result(), run_streaming<T>'s partials, validation retries and the session's
     history work as in `native` mode. No tool loop ever runs final_result, and a
-    request whose own tools include one of that name is an error.
+    request whose own tools include one of that name is an error. A tool's
+    parameters must be an object schema: run<T> wraps any other root, and a
+    format of your own whose schema is not one is a schema_error in this mode.
 
     Other response formats (text, JSON object) are sent natively in either mode.
     Chosen per client (openai::client_options::structured_output_mode), per agent

@@ -12,8 +12,9 @@ namespace forma::mcp {
 
 /** The server's tools as function_tools, so that an agent calls them as it calls local
     ones. Each tool's parameters are its input schema as the server gives it (a schema
-    that is not valid JSON Schema is an mcp_error naming the tool); a call's arguments are
-    checked against it with schema_validator before they are sent (tool_arguments_error
+    that is not valid JSON Schema, or not an object schema as MCP requires, is an
+    mcp_error naming the tool); a call's arguments are checked against it with
+    schema_validator before they are sent (tool_arguments_error
     for the model otherwise). The result the model reads: `structuredContent` when the
     tool gives it, else the text, else the contents as JSON (binary data as its media type
     and size). A tool that reports its own failure (`isError`) gives

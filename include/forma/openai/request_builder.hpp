@@ -52,7 +52,9 @@ namespace forma::openai {
     function_result_content), an unknown role, more than 4 stop sequences, a
     continuation token (Chat Completions cannot resume a response), two tools
     of one name, a tool_choice naming a tool not offered, an additional property
-    named `messages` or `stream`, or one named `tools` beside chat_options::tools.
+    named `messages` or `stream`, or one named `tools` beside chat_options::tools;
+    schema_error (an error) when structured_output_mode::tool would send a schema
+    that is not an object schema as the parameters of final_result.
 */
 boost::json::object build_request(std::span<const chat_message> messages, const chat_options& options,
                                   std::string_view default_model, bool stream);

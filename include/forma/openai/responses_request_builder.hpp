@@ -40,7 +40,9 @@ namespace forma::openai {
     with `store: false`,
     content that has no place in an item (an image outside a user message, audio),
     an unknown role, two tools of one name, a tool_choice naming a tool not offered,
-    an additional property named `input` or `stream`, text that is not UTF-8.
+    an additional property named `input` or `stream`, text that is not UTF-8;
+    schema_error (an error) when structured_output_mode::tool would send a schema
+    that is not an object schema as the parameters of final_result.
 */
 boost::json::object build_responses_request(std::span<const chat_message> messages, const chat_options& options,
                                             std::string_view default_model, bool stream,

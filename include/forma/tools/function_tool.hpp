@@ -61,7 +61,9 @@ public:
     using invoker_type = std::function<boost::asio::awaitable<boost::json::value>(const tool_invocation&)>;
 
     /** @throws error when `name` is not 1 to 64 letters, digits, `_` or `-` (what
-        OpenAI-compatible APIs accept) or `invoker` is empty.
+        OpenAI-compatible APIs accept) or `invoker` is empty; schema_error when
+        `parameters` is not an object schema (`"type": "object"`, which those APIs
+        require of a tool's parameters).
     */
     function_tool(std::string name, std::string description, boost::json::object parameters,
                   invoker_type invoker, function_tool_options options = {});

@@ -119,8 +119,8 @@ boost::json::value parse_arguments(std::string_view text);
 /// The parameters of a tool that takes nothing: an empty, closed object.
 const boost::json::object& no_parameters();
 
-/// The parameters of a runtime-schema tool. @throws schema_error when `schema` is not an object schema.
-boost::json::object object_schema(const boost::json::value& schema);
+/// The parameters of a runtime-schema tool. @throws schema_error for a boolean schema.
+boost::json::object object_schema(std::string_view tool_name, const boost::json::value& schema);
 
 } // namespace tools_detail
 
@@ -186,8 +186,9 @@ function_tool make_tool(std::string name, std::string description, F callable, f
 
     `callable` takes a `boost::json::value` (by value or reference) and returns
     what the typed make_tool's may return.
-    @throws schema_error when `schema_text` is not JSON or not a JSON Schema
-    (2020-12, as schema_validator reads it) of an object.
+    @throws schema_error when `schema_text` is not JSON, not a JSON Schema (2020-12,
+    as schema_validator reads it), or not an object schema (`"type": "object"`,
+    which OpenAI-compatible APIs require of a tool's parameters).
     @throws error for a name OpenAI-compatible APIs refuse.
 */
 template <class F>
@@ -196,7 +197,7 @@ function_tool make_tool(std::string name, std::string description, std::string_v
     static_assert(std::is_invocable_v<F&, boost::json::value&&>,
                   "a runtime-schema tool's callable takes a boost::json::value");
     schema_validator validator = schema_validator::from_text(schema_text);
-    boost::json::object parameters = tools_detail::object_schema(validator.schema());
+    boost::json::object parameters = tools_detail::object_schema(name, validator.schema());
     function_tool::invoker_type invoker = [f = std::move(callable), validator = std::move(validator)](
                                               const tool_invocation& invocation) mutable
         -> boost::asio::awaitable<boost::json::value> {
