@@ -30,12 +30,22 @@ std::string essence(std::string_view media_type) {
     return out;
 }
 
+namespace {
+
+// A value as the model reads it: a string as it is, anything else as JSON text.
+std::string json_text(const boost::json::value& value) {
+    if (const boost::json::string* text = value.if_string()) return std::string(*text);
+    return boost::json::serialize(value);
+}
+
+} // namespace
+
 std::string result_text(const function_result_content& result) {
-    std::string text;
-    if (result.result.is_string()) text = result.result.get_string();
-    else if (!result.result.is_null()) text = boost::json::serialize(result.result);
-    if (result.error) text = text.empty() ? "Error: " + *result.error : "Error: " + *result.error + "\n" + text;
-    return text;
+    if (result.error) { // the error, then what the failed call returned, if anything
+        const std::string returned = result.result.is_null() ? std::string() : json_text(result.result);
+        return "Error: " + *result.error + (returned.empty() ? "" : "\n" + returned);
+    }
+    return json_text(result.result); // null, a void tool's result, as "null"
 }
 
 const char* tool_choice_keyword(const tool_choice& choice) noexcept {

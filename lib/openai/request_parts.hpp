@@ -18,7 +18,8 @@ bool starts_with_ci(std::string_view s, std::string_view prefix) noexcept;
 /// The media type without parameters, lower-cased: "Image/PNG; x=y" -> "image/png".
 std::string essence(std::string_view media_type);
 
-/// What a tool call returned, as text ("Error: ..." first when it failed).
+/// What a tool call returned, as text: a string as it is, other values (null too) as JSON;
+/// "Error: ..." first when it failed.
 std::string result_text(const function_result_content& result);
 
 /// "auto", "none" or "required"; null for a choice of one named function.

@@ -158,13 +158,15 @@ TEST(openai_request, tool_calls_and_their_results) {
     chat_message results(chat_role::tool(),
                          std::vector<content>{function_result_content("call_1", boost::json::object{{"t", 3}}),
                                               function_result_content("call_2", "plain text"),
-                                              function_result_content("call_3", nullptr, "timed out")});
+                                              function_result_content("call_3", nullptr, "timed out"),
+                                              function_result_content("call_4", nullptr)}); // a void tool's result
     EXPECT_JSON(build({calls, results}).at("messages"),
                 R"([{"role":"assistant","content":"Checking.","tool_calls":[{"id":"call_1","type":"function",)"
                 R"("function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}]},)"
                 R"({"role":"tool","tool_call_id":"call_1","content":"{\"t\":3}"},)"
                 R"({"role":"tool","tool_call_id":"call_2","content":"plain text"},)"
-                R"({"role":"tool","tool_call_id":"call_3","content":"Error: timed out"}])");
+                R"({"role":"tool","tool_call_id":"call_3","content":"Error: timed out"},)"
+                R"({"role":"tool","tool_call_id":"call_4","content":"null"}])");
 }
 
 TEST(openai_request, an_assistant_of_only_tool_calls_has_null_content) {

@@ -79,14 +79,17 @@ TEST(responses_request_builder, a_tool_round_trip_keeps_its_order_and_reasoning_
     chat_message result(chat_role::tool(), std::vector<content>{function_result_content("call_1", "sunny, 21.5 C")});
     chat_message failed(chat_role::tool(),
                         std::vector<content>{function_result_content("call_2", nullptr, "no network")});
-    const auto body = build({user("Weather?"), previous.messages.at(0), result, failed});
+    chat_message nothing(chat_role::tool(), // a void tool's result
+                         std::vector<content>{function_result_content("call_3", nullptr)});
+    const auto body = build({user("Weather?"), previous.messages.at(0), result, failed, nothing});
     EXPECT_EQ(body.at("input"), boost::json::parse(R"([
         {"type":"message","role":"user","content":"Weather?"},
         {"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"Look it up."}],"encrypted_content":"enc"},
         {"type":"message","role":"assistant","content":"Checking."},
         {"type":"function_call","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Oslo\"}"},
         {"type":"function_call_output","call_id":"call_1","output":"sunny, 21.5 C"},
-        {"type":"function_call_output","call_id":"call_2","output":"Error: no network"}])"));
+        {"type":"function_call_output","call_id":"call_2","output":"Error: no network"},
+        {"type":"function_call_output","call_id":"call_3","output":"null"}])"));
 }
 
 TEST(responses_request_builder, reasoning_the_api_did_not_issue_is_not_sent) {

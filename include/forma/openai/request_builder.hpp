@@ -24,7 +24,9 @@ namespace forma::openai {
       as `input_audio`, `application/pdf` data as `file`. An assistant's
       refusal_content is its `refusal`, its function_call_contents its
       `tool_calls`; each function_result_content becomes a `tool` message
-      answering its call id. Reasoning, usage, error, approval and unknown
+      answering its call id, its content the result as JSON text (a string
+      as it is; a null result, a void tool's, as `null`) or, for a failed
+      call, `Error: ` and what went wrong. Reasoning, usage, error, approval and unknown
       contents are not sent, nor a message that holds nothing else. An author name becomes `name` when it is one the API accepts
       (`^[A-Za-z0-9_-]{1,64}$`), else it is left out.
     - `temperature`, `top_p`, `seed`, `stop` as they are;

@@ -21,7 +21,9 @@ namespace forma::openai {
       function_call_contents as `function_call` items, its reasoning with an item id
       (additional_properties["id"], as the parser keeps it) as a `reasoning` item
       carrying the summary and the encrypted content; each function_result_content
-      as a `function_call_output`. Usage, error, approval and unknown contents are
+      as a `function_call_output` whose `output` is the result as JSON text (a string
+      as it is; a null result, a void tool's, as `null`) or, for a failed call,
+      `Error: ` and what went wrong. Usage, error, approval and unknown contents are
       not sent.
     - With `settings.server_side_conversation`, when an assistant message with a
       message id (a response id) is in the history, `previous_response_id` is the
