@@ -4,6 +4,7 @@
 #include <forma/mcp/stdio_transport.hpp>
 
 #include "../detail/json_text.hpp"
+#include "../net/credentials.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/deferred.hpp>
@@ -138,7 +139,9 @@ void ignore_sigpipe_if_default() {
 class stdio_transport final : public transport {
 public:
     stdio_transport(asio::any_io_executor executor, stdio_server server)
-        : executor_(executor), server_(std::move(server)), child_(std::make_shared<child_state>(executor)) {}
+        : executor_(executor), server_(std::move(server)), child_(std::make_shared<child_state>(executor)) {
+        secrets_.add_named(server_.env); // a server may print them to the stderr an error quotes
+    }
 
     ~stdio_transport() override {
         // Not closed by the client: the child must not outlive its transport.
@@ -287,6 +290,7 @@ private:
 
     asio::any_io_executor executor_;
     stdio_server server_;
+    net::detail::credentials secrets_;
     std::shared_ptr<child_state> child_;
     std::string buffer_;
     std::size_t scanned_ = 0;

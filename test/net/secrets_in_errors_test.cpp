@@ -205,6 +205,22 @@ TEST(a2a_agent, errors_echoing_the_api_key_header) {
     }
 }
 
+// A stdio MCP server given the key in its environment prints it to the stderr its error quotes.
+TEST(mcp_stdio_server, a_server_printing_its_token_to_stderr) {
+    asio::io_context io;
+    const forma::mcp::stdio_server server{.command = "/bin/sh",
+                                          .args = {"-c", "echo \"token: $SERVICE_TOKEN\" >&2; exit 3"},
+                                          .env = {{"SERVICE_TOKEN", key}}};
+    forma::mcp::client client(io.get_executor(), forma::mcp::make_stdio_transport(io.get_executor(), server));
+    const auto e = thrown_by<forma::mcp::mcp_error>(io, [&]() -> asio::awaitable<bool> {
+        co_await client.connect();
+        co_return true;
+    });
+    EXPECT_NE(std::string(e.what()).find("token: [redacted]"), std::string::npos) << e.what();
+    EXPECT_TRUE(keeps_no_part_of_the_key(e.what()));
+    forma_test::run_bounded(io, client.close(), 10s);
+}
+
 TEST(otlp_exporter, a_collector_echoing_the_authorization_header) {
     asio::io_context io;
     scripted_http_server server(io, [](const request&) -> std::string {

@@ -22,7 +22,9 @@ struct stdio_server {
     */
     std::string command;
     std::vector<std::string> args{};
-    /// Variables added to (or replacing those of) this process's environment.
+    /// Variables added to (or replacing those of) this process's environment. The values of
+    /// credential-named ones (`*_TOKEN`, `*_KEY`, `*PASSWORD*`, ...) never appear in an error,
+    /// even when the server prints them to the stderr an error quotes.
     std::map<std::string, std::string> env{};
     /// Where the server runs; empty: this process's working directory.
     std::string working_directory{};
