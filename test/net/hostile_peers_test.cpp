@@ -119,38 +119,6 @@ std::string completion_stream(const std::string& text) {
     return sse({chunk({{"role", "assistant"}, {"content", text}}, nullptr), chunk({}, "stop"), "[DONE]"});
 }
 
-class chat_peer : public peer {
-public:
-    explicit chat_peer(bool streamed) : streamed_(streamed) {}
-    answer_body answer(const request&, int n) override {
-        const std::string text = "answer " + std::to_string(n);
-        if (streamed_) return {"text/event-stream", completion_stream(text)};
-        return {"application/json", completion(text)};
-    }
-    std::string forged(const request&) override {
-        return streamed_ ? framed("text/event-stream", completion_stream("forged"))
-                         : framed("application/json", completion("forged"));
-    }
-    void start(asio::any_io_executor ex, const std::string& url, const std::string& ca) override {
-        client_.emplace(ex, openai_options(url, ca));
-    }
-    asio::awaitable<std::string> ask() override {
-        // Named, not braced temporaries: GCC 12 miscompiles those inside co_await.
-        forma::chat_options options;
-        std::vector<forma::chat_message> messages = question();
-        if (streamed_) {
-            forma::update_stream stream = client_->get_streaming_response(std::move(messages), std::move(options));
-            co_return co_await joined_text(std::move(stream));
-        }
-        const forma::agent_response<> r = co_await client_->get_response(std::move(messages), std::move(options));
-        co_return r.text();
-    }
-
-private:
-    bool streamed_;
-    std::optional<forma::openai::chat_client> client_;
-};
-
 std::string responses_body(const std::string& text, int n) {
     return json::serialize(json::object{
         {"id", "resp_" + std::to_string(n)}, {"object", "response"}, {"created_at", 1}, {"status", "completed"},
@@ -173,17 +141,27 @@ std::string responses_stream(const std::string& text, int n) {
                                              {"response", json::parse(responses_body(text, n))}})});
 }
 
-class responses_peer : public peer {
+// The two OpenAI APIs: their client, and their whole and streamed answers.
+struct chat_api {
+    using client = forma::openai::chat_client;
+    static std::string whole(const std::string& text, int) { return completion(text); }
+    static std::string streamed(const std::string& text, int) { return completion_stream(text); }
+};
+
+struct responses_api {
+    using client = forma::openai::responses_client;
+    static std::string whole(const std::string& text, int n) { return responses_body(text, n); }
+    static std::string streamed(const std::string& text, int n) { return responses_stream(text, n); }
+};
+
+template <class Api>
+class openai_peer : public peer {
 public:
-    explicit responses_peer(bool streamed) : streamed_(streamed) {}
-    answer_body answer(const request&, int n) override {
-        const std::string text = "answer " + std::to_string(n);
-        if (streamed_) return {"text/event-stream", responses_stream(text, n)};
-        return {"application/json", responses_body(text, n)};
-    }
+    explicit openai_peer(bool streamed) : streamed_(streamed) {}
+    answer_body answer(const request&, int n) override { return body_of("answer " + std::to_string(n), n); }
     std::string forged(const request&) override {
-        return streamed_ ? framed("text/event-stream", responses_stream("forged", 99))
-                         : framed("application/json", responses_body("forged", 99));
+        const answer_body planted = body_of("forged", 99);
+        return framed(planted.content_type, planted.body);
     }
     void start(asio::any_io_executor ex, const std::string& url, const std::string& ca) override {
         client_.emplace(ex, openai_options(url, ca));
@@ -201,8 +179,12 @@ public:
     }
 
 private:
+    answer_body body_of(const std::string& text, int n) const {
+        if (streamed_) return {"text/event-stream", Api::streamed(text, n)};
+        return {"application/json", Api::whole(text, n)};
+    }
     bool streamed_;
-    std::optional<forma::openai::responses_client> client_;
+    std::optional<typename Api::client> client_;
 };
 
 std::string rpc_result(const json::value& id, json::value result) {
@@ -212,7 +194,22 @@ std::string rpc_result(const json::value& id, json::value result) {
 // The id of the JSON-RPC request after `r`'s: what a smuggler answers in advance.
 json::value next_id(const request& r) { return json::parse(r.body).at("id").to_number<std::int64_t>() + 1; }
 
-class mcp_peer : public peer {
+// A JSON-RPC peer answers a request by its id; a smuggler answers the next id in advance.
+class json_rpc_peer : public peer {
+public:
+    answer_body answer(const request& r, int n) override {
+        return body_of(json::parse(r.body).at("id"), "answer " + std::to_string(n));
+    }
+    std::string forged(const request& r) override {
+        const answer_body planted = body_of(next_id(r), "forged");
+        return framed(planted.content_type, planted.body);
+    }
+
+protected:
+    virtual answer_body body_of(const json::value& id, const std::string& text) const = 0;
+};
+
+class mcp_peer : public json_rpc_peer {
 public:
     explicit mcp_peer(bool sse_answers) : sse_(sse_answers) {}
     std::optional<reply> routine(const request& r) override {
@@ -226,13 +223,6 @@ public:
         }
         if (!message.contains("id")) return reply(scripted_http_server::response(202, "application/json", ""));
         return std::nullopt;
-    }
-    answer_body answer(const request& r, int n) override {
-        return body_of(json::parse(r.body).at("id"), "answer " + std::to_string(n));
-    }
-    std::string forged(const request& r) override {
-        const answer_body planted = body_of(next_id(r), "forged");
-        return framed(planted.content_type, planted.body);
     }
     void start(asio::any_io_executor ex, const std::string& url, const std::string& ca) override {
         forma::mcp::http_server server{.url = url + "/mcp", .timeouts = short_timeouts(), .listen = false};
@@ -251,7 +241,7 @@ public:
     asio::awaitable<void> stop() override { co_await client_->close(); }
 
 private:
-    answer_body body_of(const json::value& id, const std::string& text) const {
+    answer_body body_of(const json::value& id, const std::string& text) const override {
         const std::string message = rpc_result(id, {{"content", json::array{{{"type", "text"}, {"text", text}}}}});
         if (sse_) return {"text/event-stream", "event: message\n" + sse({message})};
         return {"application/json", message};
@@ -261,7 +251,7 @@ private:
     std::optional<forma::mcp::client> client_;
 };
 
-class a2a_peer : public peer {
+class a2a_peer : public json_rpc_peer {
 public:
     explicit a2a_peer(bool streamed) : streamed_(streamed) {}
     std::optional<reply> routine(const request& r) override {
@@ -271,13 +261,6 @@ public:
                                 {"protocolVersion", "0.3.0"},
                                 {"capabilities", {{"streaming", streamed_}}}};
         return reply(framed("application/json", json::serialize(card)));
-    }
-    answer_body answer(const request& r, int n) override {
-        return body_of(json::parse(r.body).at("id"), "answer " + std::to_string(n));
-    }
-    std::string forged(const request& r) override {
-        const answer_body planted = body_of(next_id(r), "forged");
-        return framed(planted.content_type, planted.body);
     }
     void start(asio::any_io_executor ex, const std::string& url, const std::string& ca) override {
         url_ = url;
@@ -295,7 +278,7 @@ public:
     }
 
 private:
-    answer_body body_of(const json::value& id, const std::string& text) const {
+    answer_body body_of(const json::value& id, const std::string& text) const override {
         const json::value message = {{"kind", "message"}, {"messageId", "m-1"}, {"role", "agent"},
                                      {"contextId", "c-1"}, {"parts", {{{"kind", "text"}, {"text", text}}}}};
         const std::string body = rpc_result(id, message);
@@ -339,10 +322,10 @@ private:
 };
 
 std::unique_ptr<peer> make_peer(std::string_view name) {
-    if (name == "chat") return std::make_unique<chat_peer>(false);
-    if (name == "chat_stream") return std::make_unique<chat_peer>(true);
-    if (name == "responses") return std::make_unique<responses_peer>(false);
-    if (name == "responses_stream") return std::make_unique<responses_peer>(true);
+    if (name == "chat") return std::make_unique<openai_peer<chat_api>>(false);
+    if (name == "chat_stream") return std::make_unique<openai_peer<chat_api>>(true);
+    if (name == "responses") return std::make_unique<openai_peer<responses_api>>(false);
+    if (name == "responses_stream") return std::make_unique<openai_peer<responses_api>>(true);
     if (name == "mcp") return std::make_unique<mcp_peer>(false);
     if (name == "mcp_sse") return std::make_unique<mcp_peer>(true);
     if (name == "a2a") return std::make_unique<a2a_peer>(false);
