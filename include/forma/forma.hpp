@@ -10,5 +10,6 @@
 #include <forma/model.hpp>
 #include <forma/openai.hpp>
 #include <forma/redis.hpp>
+#include <forma/registered_secret.hpp>
 #include <forma/telemetry.hpp>
 #include <forma/tools.hpp>

@@ -194,9 +194,9 @@ struct http_link : std::enable_shared_from_this<http_link> {
         co_return text.empty() ? std::string() : ": " + text;
     }
 
-    // Reads the messages of a stream: the server's own (GET), or the answer to `request`.
+    // Reads the messages of a stream: the answer to `request`, or the server's own (GET, no request).
     static asio::awaitable<void> read_stream(std::shared_ptr<http_link> self, std::unique_ptr<http_connection> connection,
-                                             std::optional<std::int64_t> request, bool server_stream) {
+                                             std::optional<std::int64_t> request) {
         // Unlisted however the frame ends, destroyed unresumed included (the io_context's shutdown).
         struct listed {
             http_link& link;
@@ -222,7 +222,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
         }
         if (!broken) {
             self->connections.give_back(std::move(connection));
-        } else if (!self->closed && !server_stream && request && !answered) {
+        } else if (!self->closed && request && !answered) {
             // The server's own stream may end at any time; an answer's stream may not before the answer.
             self->fail_request(*request, "the connection broke while an answer was streamed (" +
                                              lib_detail::valid_utf8(*broken) + ")");
@@ -234,7 +234,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
         try {
             opened answer = co_await self->open("GET", {}, "text/event-stream", self->head_limits());
             if (answer.head.status == 200 && starts_with_ignoring_case(answer.head.header("Content-Type"), "text/event-stream")) {
-                co_await read_stream(self, std::move(answer.connection), std::nullopt, true);
+                co_await read_stream(self, std::move(answer.connection), std::nullopt);
             }
         } catch (const std::exception&) {
             // No stream of its own (405) or none now: answers still come on the POSTs.
@@ -255,7 +255,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
         }
         keep_session(answer.head);
         if (status == 200 && starts_with_ignoring_case(answer.head.header("Content-Type"), "text/event-stream")) {
-            asio::co_spawn(executor, read_stream(shared_from_this(), std::move(answer.connection), request, false),
+            asio::co_spawn(executor, read_stream(shared_from_this(), std::move(answer.connection), request),
                            asio::detached);
         } else {
             std::string body;

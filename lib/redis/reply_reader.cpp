@@ -3,6 +3,7 @@
 #include <hiredis/hiredis.h>
 #include <hiredis/read.h>
 
+#include <algorithm>
 #include <new>
 #include <vector>
 
@@ -10,8 +11,10 @@ namespace forma::redis::detail {
 
 // hiredis builds a reply top-down: an array first, then each element with the array as its
 // parent, in order. The root is allocated; each element is appended to its parent's vector as it
-// arrives (never sized by the announced count), and every byte made is counted against the limit.
+// arrives (sized by the announced count only up to 16), and every byte made counts against the limit.
 struct reply_building {
+    static constexpr std::size_t min_element_bytes = 3; // the shortest element in RESP: "+\r\n"
+
     static reply_reader& reader_of(const redisReadTask* task) { return *static_cast<reply_reader*>(task->privdata); }
 
     // Counts `bytes` more for the reply being read; false (the reader fails) past the limit.
@@ -33,18 +36,15 @@ struct reply_building {
             }
             auto& elements = static_cast<reply*>(task->parent->obj)->elements;
             const auto index = static_cast<std::size_t>(task->idx);
-            if (index >= elements.size()) {
-                const std::size_t capacity = elements.capacity();
-                if (index >= capacity) {
-                    const std::size_t grown = std::max<std::size_t>(index + 1, 2 * capacity);
-                    if (!take(r, (grown - capacity) * sizeof(reply))) return nullptr;
-                    elements.reserve(grown);
-                }
-                elements.resize(index + 1);
+            if (const std::size_t capacity = elements.capacity(); index >= capacity) {
+                const std::size_t grown = std::max<std::size_t>(index + 1, 2 * capacity);
+                if (!take(r, (grown - capacity) * sizeof(reply))) return nullptr;
+                elements.reserve(grown);
             }
-            reply& slot = elements[index];
-            slot = std::move(value);
-            return &slot;
+            if (index == elements.size()) return &elements.emplace_back(std::move(value)); // hiredis's order
+            if (index > elements.size()) elements.resize(index + 1);
+            elements[index] = std::move(value);
+            return &elements[index];
         } catch (...) {
             return nullptr; // hiredis reports out of memory
         }
@@ -65,14 +65,25 @@ struct reply_building {
     }
 
     static void* create_array(const redisReadTask* task, int elements) {
-        // Each element takes at least 3 bytes of RESP ("+\r\n"): a count that could never fit fails now.
+        // A count that could never fit fails now.
         reply_reader& r = reader_of(task);
-        if (elements > 0 && static_cast<std::size_t>(elements) > r.max_bytes_ / 3) {
+        if (elements > 0 && static_cast<std::size_t>(elements) > r.max_bytes_ / min_element_bytes) {
             r.too_large_ = true;
             return nullptr;
         }
+        // Room at once for the elements whose bytes may have arrived (and for 16: most arrays are
+        // short), never for what is only announced; more as they arrive.
+        const std::size_t could_have_arrived = std::max<std::size_t>(r.buffered() / min_element_bytes, 16);
+        const std::size_t room =
+            std::min<std::size_t>(elements > 0 ? static_cast<std::size_t>(elements) : 0, could_have_arrived);
+        if (!take(r, room * sizeof(reply))) return nullptr;
         reply value;
         value.kind = reply_kind::array;
+        try {
+            value.elements.reserve(room);
+        } catch (...) {
+            return nullptr;
+        }
         return place(task, std::move(value));
     }
 

@@ -5,6 +5,7 @@
 #include "../net/credentials.hpp"
 
 #include <forma/net/base_url.hpp>
+#include <forma/registered_secret.hpp>
 #include <forma/telemetry/otlp_json.hpp>
 
 #include <boost/asio/detached.hpp>
@@ -144,7 +145,7 @@ struct otlp_http_exporter::state {
         co_return false;
     }
 
-    void failed_with(std::string message) {
+    void failed_with(const std::string& message) {
         ++failed;
         const std::lock_guard lock(mutex);
         last_error = redact_secrets(message);
