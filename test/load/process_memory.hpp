@@ -10,14 +10,23 @@
 #include <fstream>
 #include <string>
 
+// GCC says ASan is on with __SANITIZE_ADDRESS__, Clang with __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
+#define FORMA_LOAD_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FORMA_LOAD_UNDER_ASAN 1
+#endif
+#endif
+
+#if defined(FORMA_LOAD_UNDER_ASAN)
 // From ASan's runtime (GCC does not install <sanitizer/allocator_interface.h>).
 extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 #endif
 
 namespace load {
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FORMA_LOAD_UNDER_ASAN)
 inline constexpr bool under_asan = true;
 #else
 inline constexpr bool under_asan = false;
@@ -26,7 +35,7 @@ inline constexpr bool under_asan = false;
 /// Bytes handed out by malloc and not yet freed (mmapped blocks included), or ASan's count of the
 /// same.
 inline std::size_t heap_in_use() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FORMA_LOAD_UNDER_ASAN)
     return __sanitizer_get_current_allocated_bytes();
 #else
     const struct mallinfo2 info = mallinfo2();

@@ -194,7 +194,8 @@ TEST(make_tool, parameters_that_are_not_an_object_schema_are_a_schema_error) {
         {R"({"properties":{"a":{"type":"string"}}})", "it has no \"type\""},
         {"true", "it is the boolean schema true"},
     };
-    for (const auto& [schema, why] : cases) {
+    for (const auto& [schema_text, why] : cases) {
+        const std::string_view schema = schema_text; // clang 14 cannot capture a structured binding
         const auto e = caught<schema_error>([&] { make_tool("t", "", schema, noop); });
         const std::string what = e.what();
         EXPECT_NE(what.find("the parameters schema of the tool \"t\" must be an object schema (\"type\": \"object\")"),
