@@ -74,9 +74,10 @@ void schema_context::define(const std::string& name, boost::json::value schema) 
 
 boost::json::object integer_schema(bool is_signed, std::size_t size) {
     boost::json::object s{{"type", "integer"}};
-    // Bounds only where they tell the model something; never the full 64-bit range,
-    // which several schema-to-grammar converters reject.
-    if (size <= 2) {
+    // The range of every type up to 32 bits: a grammar made from the schema then keeps the model
+    // to what the type holds. Never the full 64-bit range, which several schema-to-grammar
+    // converters reject; a 64-bit answer out of range is the reader's error.
+    if (size <= 4) {
         const int bits = static_cast<int>(size * 8);
         if (is_signed) {
             s["minimum"] = -(std::int64_t{1} << (bits - 1));
@@ -118,7 +119,6 @@ boost::json::value string_map_schema(boost::json::value value_schema, const sche
 }
 
 boost::json::value reference_schema(std::string_view name) {
-    if (name.empty()) return boost::json::object{{"$ref", "#"}};
     return boost::json::object{{"$ref", "#/$defs/" + std::string(name)}};
 }
 

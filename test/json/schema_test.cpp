@@ -27,7 +27,7 @@ TEST(json_schema, person_in_2020_12_has_optional_member_outside_required) {
         "type": "object",
         "properties": {
             "name": {"type": "string"},
-            "age": {"type": "integer"},
+            "age": {"type": "integer", "minimum": -2147483648, "maximum": 2147483647},
             "occupation": {"anyOf": [{"type": "string"}, {"type": "null"}]}
         },
         "required": ["name", "age"],
@@ -40,7 +40,7 @@ TEST(json_schema, person_in_strict_dialect_requires_everything_and_has_no_schema
         "type": "object",
         "properties": {
             "name": {"type": "string"},
-            "age": {"type": "integer"},
+            "age": {"type": "integer", "minimum": -2147483648, "maximum": 2147483647},
             "occupation": {"anyOf": [{"type": "string"}, {"type": "null"}]}
         },
         "required": ["name", "age", "occupation"],
@@ -48,14 +48,14 @@ TEST(json_schema, person_in_strict_dialect_requires_everything_and_has_no_schema
     })"));
 }
 
-TEST(json_schema, integer_widths_have_bounds_only_where_informative) {
+TEST(json_schema, integers_up_to_32_bits_carry_their_range) {
     const auto& p = json_schema<widths>().at("properties").as_object();
     EXPECT_EQ(text(p.at("i8").as_object()), canonical(R"({"type":"integer","minimum":-128,"maximum":127})"));
     EXPECT_EQ(text(p.at("u8").as_object()), canonical(R"({"type":"integer","minimum":0,"maximum":255})"));
     EXPECT_EQ(text(p.at("i16").as_object()), canonical(R"({"type":"integer","minimum":-32768,"maximum":32767})"));
     EXPECT_EQ(text(p.at("u16").as_object()), canonical(R"({"type":"integer","minimum":0,"maximum":65535})"));
-    EXPECT_EQ(text(p.at("i32").as_object()), canonical(R"({"type":"integer"})"));
-    EXPECT_EQ(text(p.at("u32").as_object()), canonical(R"({"type":"integer","minimum":0})"));
+    EXPECT_EQ(text(p.at("i32").as_object()), canonical(R"({"type":"integer","minimum":-2147483648,"maximum":2147483647})"));
+    EXPECT_EQ(text(p.at("u32").as_object()), canonical(R"({"type":"integer","minimum":0,"maximum":4294967295})"));
     EXPECT_EQ(text(p.at("i64").as_object()), canonical(R"({"type":"integer"})"));
     EXPECT_EQ(text(p.at("u64").as_object()), canonical(R"({"type":"integer","minimum":0})"));
     EXPECT_EQ(text(p.at("f").as_object()), canonical(R"({"type":"number"})"));
@@ -64,12 +64,12 @@ TEST(json_schema, integer_widths_have_bounds_only_where_informative) {
 
 TEST(json_schema, containers_map_to_arrays_and_objects) {
     const auto& p = json_schema<containers>().at("properties").as_object();
-    EXPECT_EQ(text(p.at("numbers").as_object()), canonical(R"({"type":"array","items":{"type":"integer"}})"));
+    EXPECT_EQ(text(p.at("numbers").as_object()), canonical(R"({"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}})"));
     EXPECT_EQ(text(p.at("words").as_object()), canonical(R"({"type":"array","items":{"type":"string"}})"));
     EXPECT_EQ(text(p.at("triple").as_object()),
-              canonical(R"({"type":"array","items":{"type":"integer"},"minItems":3,"maxItems":3})"));
+              canonical(R"({"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":3,"maxItems":3})"));
     EXPECT_EQ(text(p.at("counts").as_object()),
-              canonical(R"({"type":"object","additionalProperties":{"type":"integer"}})"));
+              canonical(R"({"type":"object","additionalProperties":{"type":"integer","minimum":-2147483648,"maximum":2147483647}})"));
 }
 
 TEST(json_schema, strict_dialect_writes_maps_as_key_value_pairs) {
@@ -79,7 +79,7 @@ TEST(json_schema, strict_dialect_writes_maps_as_key_value_pairs) {
         "description": "a map, as an array of key/value pairs",
         "items": {
             "type": "object",
-            "properties": {"key": {"type": "string"}, "value": {"type": "integer"}},
+            "properties": {"key": {"type": "string"}, "value": {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}},
             "required": ["key", "value"],
             "additionalProperties": false
         }
@@ -101,7 +101,7 @@ TEST(json_schema, variants_are_any_of) {
     ASSERT_TRUE(items.contains("anyOf"));
     EXPECT_EQ(items.at("anyOf").as_array().size(), 2u);
     EXPECT_EQ(text(p.at("tag").as_object()),
-              canonical(R"({"anyOf":[{"type":"integer"},{"type":"string"},{"type":"null"}]})"));
+              canonical(R"({"anyOf":[{"type":"integer","minimum":-2147483648,"maximum":2147483647},{"type":"string"},{"type":"null"}]})"));
 }
 
 TEST(json_schema, described_bases_contribute_their_members_first) {
@@ -111,16 +111,24 @@ TEST(json_schema, described_bases_contribute_their_members_first) {
         "required":["id","name"],"additionalProperties":false})"));
 }
 
-TEST(json_schema, a_recursive_root_refers_to_itself) {
+// Through $defs, never "#", which llama.cpp's schema converter refuses; the root stays an object.
+TEST(json_schema, a_recursive_root_refers_to_itself_through_defs) {
     EXPECT_EQ(text(json_schema<tree>(strict)), canonical(R"({
         "type":"object",
-        "properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}},
-        "required":["label","children"],"additionalProperties":false})"));
+        "properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/tree"}}},
+        "required":["label","children"],"additionalProperties":false,
+        "$defs":{"tree":{
+            "type":"object",
+            "properties":{"label":{"type":"string"},
+                          "children":{"type":"array","items":{"$ref":"#/$defs/tree"}}},
+            "required":["label","children"],"additionalProperties":false}}})"));
 }
 
 TEST(json_schema, recursion_through_optional_unique_ptr) {
-    const auto& next = json_schema<list_node>().at("properties").at("next").as_object();
-    EXPECT_EQ(text(next), canonical(R"({"anyOf":[{"$ref":"#"},{"type":"null"}]})"));
+    const auto schema = json_schema<list_node>();
+    const auto& next = schema.at("properties").at("next").as_object();
+    EXPECT_EQ(text(next), canonical(R"({"anyOf":[{"$ref":"#/$defs/list_node"},{"type":"null"}]})"));
+    EXPECT_TRUE(schema.at("$defs").as_object().contains("list_node"));
 }
 
 TEST(json_schema, a_recursive_member_goes_to_defs) {
@@ -162,13 +170,14 @@ TEST(json_schema, strict_dialect_moves_unsupported_keywords_into_the_description
 
 TEST(json_schema, top_level_non_struct_types) {
     EXPECT_EQ(text(json_schema<int>()),
-              canonical(R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer"})"));
+              canonical(R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer",
+                                   "minimum":-2147483648,"maximum":2147483647})"));
     EXPECT_EQ(text(json_schema<unit>(strict)), canonical(R"({"type":"string","enum":["c","f"]})"));
     const auto& people = json_schema<std::vector<person>>(strict);
     EXPECT_EQ(people.at("type"), "array");
     EXPECT_EQ(people.at("items").at("type"), "object");
     EXPECT_EQ(text(json_schema<std::optional<int>>(strict)),
-              canonical(R"({"anyOf":[{"type":"integer"},{"type":"null"}]})"));
+              canonical(R"({"anyOf":[{"type":"integer","minimum":-2147483648,"maximum":2147483647},{"type":"null"}]})"));
 }
 
 TEST(json_schema, is_built_once_and_returned_by_reference) {

@@ -95,11 +95,13 @@ boost::json::value object_schema(schema_context& c) {
     return schema;
 }
 
+// A recursive struct is written once in `$defs` and referred to as "#/$defs/<name>", the root's
+// too (the root is also written in place, an object as strict mode wants): schema converters
+// such as llama.cpp's take references into `$defs` but not "#".
 template <class T>
 boost::json::value struct_schema(schema_context& c) {
     const void* id = type_id<T>();
     if (!c.is_recursive(id)) return object_schema<T>(c);
-    if (id == c.root()) return reference_schema("");
     bool created = false;
     std::string name = c.definition_name(id, schema_name<T>(), created);
     if (created) c.define(name, object_schema<T>(c));
@@ -158,7 +160,7 @@ boost::json::value emit(schema_context& c) {
 
 template <class T>
 boost::json::object build_schema(schema_dialect dialect) {
-    schema_context c(dialect, type_id<T>());
+    schema_context c(dialect);
     discover<T>(c);
     boost::json::value body;
     if constexpr (reflect::is_described_struct_v<T>)

@@ -27,11 +27,9 @@ constexpr const void* type_id() noexcept {
 */
 class schema_context {
 public:
-    explicit schema_context(schema_dialect dialect, const void* root) noexcept
-        : dialect_(dialect), root_(root) {}
+    explicit schema_context(schema_dialect dialect) noexcept : dialect_(dialect) {}
 
     bool strict() const noexcept { return dialect_ == schema_dialect::openai_strict; }
-    const void* root() const noexcept { return root_; }
 
     // First pass: recursion discovery.
     /// False when the struct is already being visited (then it is recursive) or was visited.
@@ -47,7 +45,6 @@ public:
 
 private:
     schema_dialect dialect_;
-    const void* root_;
     std::vector<const void*> stack_;
     std::set<const void*> visited_;
     std::set<const void*> recursive_;
