@@ -41,9 +41,13 @@ chat_options with_answer_tool(const chat_options& options) {
                            "\": " + e.what() + ". Give it an object schema, or use structured_output_mode::native");
     }
     const bool names_another = out.tool_choice && out.tool_choice->mode() == tool_choice_mode::function;
-    if (!names_another)
-        out.tool_choice = other_tools && out.tool_choice != tool_choice::none() ? tool_choice::required()
-                                                                               : tool_choice::function(name);
+    if (!names_another) {
+        // The other tools may come first; without them (or with none of them to be called) the
+        // answer tool is alone, and "required" forces it: servers that take no named choice
+        // (llama.cpp's falls back to "auto") take "required".
+        if (other_tools && out.tool_choice == tool_choice::none()) out.tools.erase(out.tools.begin(), out.tools.end() - 1);
+        out.tool_choice = tool_choice::required();
+    }
     return out;
 }
 

@@ -12,9 +12,10 @@ namespace forma {
 
     `tool`, for servers that support function calling but not JSON Schema formats,
     sends it as a function tool named final_result_tool_name ("final_result") whose
-    parameters are the schema, and makes the model call it: `tool_choice` names it,
-    or is "required" when the request has other tools (the model may call those
-    first; the tool loop runs them, and the next turn asks again). The client reads
+    parameters are the schema, and makes the model call it: `tool_choice` is
+    "required" (not a named choice, which some servers do not take), with that tool
+    alone or with the request's other tools (the model may call those first; the
+    tool loop runs them, and the next turn asks again). The client reads
     that call's arguments as the answer: its response holds them as the text of the
     assistant message, where the call was, and streams them as text deltas, so that
     result(), run_streaming<T>'s partials, validation retries and the session's
