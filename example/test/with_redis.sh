@@ -3,6 +3,7 @@
 # Starts a redis-server on a free loopback port in a temporary directory, runs
 # `PROGRAM redis://127.0.0.1:<port> ARGS...`, stops the server, and exits with PROGRAM's status.
 set -eu
+. "$(dirname "$0")/wait_for_log.sh"
 server=$1 program=$2
 shift 2
 dir=$(mktemp -d)
@@ -10,13 +11,7 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 "$server" --bind 127.0.0.1 --port "$port" --dir "$dir" --save "" --daemonize no --logfile "$dir/log" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
-# Ready once its log says so (at most 10 s).
-tries=0
-until grep -q "Ready to accept connections" "$dir/log" 2>/dev/null; do
-  tries=$((tries + 1))
-  [ $tries -le 200 ] || { echo "redis-server did not start:" >&2; cat "$dir/log" >&2; exit 1; }
-  sleep 0.05
-done
+wait_for_log "$dir/log" "Ready to accept connections" redis-server
 status=0
 "$program" "redis://127.0.0.1:$port" "$@" || status=$?
 exit $status
