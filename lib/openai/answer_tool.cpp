@@ -48,6 +48,9 @@ chat_options with_answer_tool(const chat_options& options) {
         if (other_tools && out.tool_choice == tool_choice::none()) out.tools.erase(out.tools.begin(), out.tools.end() - 1);
         out.tool_choice = tool_choice::required();
     }
+    // The answer tool alone is called once: one answer, and servers that follow the flag
+    // (OpenAI; llama.cpp's grammar) stop after that call instead of calling it again.
+    if (out.tools.size() == 1 && !out.parallel_tool_calls) out.parallel_tool_calls = false;
     return out;
 }
 

@@ -15,7 +15,8 @@ std::string_view answer_tool(const chat_options& options) noexcept;
 
 /** `options` as a tool-mode request sends them: no response format, the tool final_result
     with the format's schema as its parameters, and a tool_choice that makes the model call
-    it (named, or "required" beside other tools; a choice of another named tool stays).
+    it ("required"; a choice of another named tool stays), and, with the answer tool alone,
+    `parallel_tool_calls` false unless the caller set it.
     @throws error when a tool of the request is already named final_result.
 */
 chat_options with_answer_tool(const chat_options& options);

@@ -377,6 +377,7 @@ TEST(openai_request, tool_mode_asks_for_the_format_as_a_forced_call_of_final_res
                                    R"("parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false},)"
                                    R"("strict":true}}])");
     EXPECT_EQ(alone.at("tool_choice"), "required"); // the answer tool alone: servers that take no named choice take this
+    EXPECT_EQ(alone.at("parallel_tool_calls"), false);  // one answer: a server that follows the flag stops after it
 
     const auto tools = forma_openai_test::sample_tools();
     EXPECT_EQ(tool_mode(std::nullopt, tools).at("tool_choice"), "required"); // the others may come first
@@ -388,6 +389,8 @@ TEST(openai_request, tool_mode_asks_for_the_format_as_a_forced_call_of_final_res
     EXPECT_JSON(tool_mode(tool_choice::function("get_time"), tools).at("tool_choice"),
                 R"({"type":"function","function":{"name":"get_time"}})"); // the caller's choice stays
     EXPECT_EQ(tool_mode(std::nullopt, tools).at("tools").as_array().size(), tools.size() + 1);
+    EXPECT_FALSE(tool_mode(std::nullopt, tools).contains("parallel_tool_calls")) << "the other tools may run in parallel";
+    EXPECT_EQ(none_of_the_others.at("parallel_tool_calls"), false);
 
     // Native mode, or a format that is not a JSON Schema, is sent as it is.
     EXPECT_EQ(build({user("Hi")}, {.response_format = format, .structured_output_mode = structured_output_mode::native})

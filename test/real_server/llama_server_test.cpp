@@ -53,9 +53,10 @@ struct certificate_files {
 // llama-server on a free loopback port, one thread, the model's whole training context.
 class llama_server {
 public:
-    explicit llama_server(bool tls) : port_(forma_test::free_port()) {
+    explicit llama_server(bool tls, std::vector<std::string> args_added = {}) : port_(forma_test::free_port()) {
         std::vector<std::string> args{"-m", FORMA_TEST_MODEL, "--host", "127.0.0.1", "--port", std::to_string(port_),
                                       "-t", "1", "-c", "2048", "-np", "1"};
+        args.insert(args.end(), args_added.begin(), args_added.end());
         if (tls) {
             files_.emplace();
             args.insert(args.end(), {"--ssl-cert-file", (files_->dir / "cert.pem").string(), "--ssl-key-file",
@@ -75,6 +76,9 @@ public:
     }
 
     void kill() { process_->kill(); }
+
+    /// What the server has logged so far.
+    std::string log() const { return process_->output(); }
 
 private:
     unsigned short port_;
@@ -183,10 +187,11 @@ TEST_P(real_server, every_schema_is_accepted_in_both_dialects_and_answers_are_re
 
 // The same greedy run, whole and streamed, validation retries included: the same answer.
 template <class T>
-void expect_streamed_equals_whole(asio::io_context& io, forma::chat_client_agent& agent) {
+forma::agent_response<T> expect_streamed_equals_whole(asio::io_context& io, forma::chat_client_agent& agent,
+                                                      const std::string& prompt = "Once upon a time") {
     SCOPED_TRACE(type_label<T>());
-    const forma::agent_response<T> whole = forma_test::run_bounded(io, agent.run<T>("Once upon a time"), 60s);
-    auto stream = agent.run_streaming<T>("Once upon a time");
+    const forma::agent_response<T> whole = forma_test::run_bounded(io, agent.run<T>(prompt), 60s);
+    auto stream = agent.run_streaming<T>(prompt);
     const forma::agent_response<T> streamed = forma_test::run_bounded(
         io,
         [&]() -> asio::awaitable<forma::agent_response<T>> {
@@ -200,8 +205,9 @@ void expect_streamed_equals_whole(asio::io_context& io, forma::chat_client_agent
     EXPECT_EQ(streamed.messages.size(), whole.messages.size());
     const auto whole_result = whole.try_result();
     const auto streamed_result = streamed.try_result();
-    ASSERT_EQ(whole_result.has_value(), streamed_result.has_value());
-    if (whole_result) EXPECT_EQ(forma::to_json(*streamed_result), forma::to_json(*whole_result));
+    EXPECT_EQ(whole_result.has_value(), streamed_result.has_value());
+    if (whole_result && streamed_result) EXPECT_EQ(forma::to_json(*streamed_result), forma::to_json(*whole_result));
+    return whole;
 }
 
 TEST_P(real_server, run_and_run_streaming_give_the_same_typed_answer_for_each_example_type) {
@@ -280,6 +286,38 @@ TEST_P(real_server, a_server_killed_mid_stream_ends_the_stream_with_a_typed_erro
 }
 
 INSTANTIATE_TEST_SUITE_P(llama, real_server, ::testing::Bool(), transport_name);
+
+// The server with a chat template that has a tool-call syntax (see story_tool_calls.jinja).
+class tool_calling_server : public ::testing::TestWithParam<bool> {
+protected:
+    tool_calling_server()
+        : server_(GetParam(), {"--chat-template-file", FORMA_TOOL_CALL_TEMPLATE}),
+          client_(io_.get_executor(), server_.client_options()) {}
+
+    asio::io_context io_;
+    llama_server server_;
+    forma::openai::chat_client client_;
+};
+
+// The model writes stories; asked for a person in tool mode, with no response format sent, it
+// can only answer with one call of final_result holding schema-valid arguments if the server
+// forces that call: it takes tool_choice "required" (a named choice it would answer with a
+// warning and "auto") and, with parallel_tool_calls false, ends the answer after one call.
+TEST_P(tool_calling_server, tool_output_mode_is_one_forced_call_of_final_result_read_typed_whole_and_streamed) {
+    forma::chat_options options = greedy();
+    options.structured_output_mode = forma::structured_output_mode::tool;
+    forma::chat_client_agent agent(client_, {.name = "storyteller", .chat_options = options});
+    const forma::agent_response<example::person> whole =
+        expect_streamed_equals_whole<example::person>(io_, agent, "Who is Lily?");
+    const auto person = whole.try_result();
+    EXPECT_TRUE(person.has_value()) << whole.text();
+    EXPECT_TRUE(whole.finish_reason == forma::finish_reason::stop()) << "the answer ended after its one call";
+    const std::string log = server_.log();
+    EXPECT_EQ(log.find("Wrong type supplied for parameter 'tool_choice'"), std::string::npos) << log;
+    EXPECT_EQ(log.find("Wrong type supplied for parameter 'parallel_tool_calls'"), std::string::npos) << log;
+}
+
+INSTANTIATE_TEST_SUITE_P(llama, tool_calling_server, ::testing::Bool(), transport_name);
 
 TEST(real_server_gone, a_server_that_is_not_running_is_a_connect_error) {
     asio::io_context io;

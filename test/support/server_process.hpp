@@ -1,11 +1,12 @@
 #pragma once
 // A server program run for a test: started, waited for until its output says it is ready,
-// and stopped after. Its output is drained so that it never blocks on a full pipe.
+// and stopped after. Its output is drained, and kept, so that it never blocks on a full pipe.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
 #include <cstdio>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -58,9 +59,11 @@ public:
             output_ += line;
             ready = output_.find(ready_text) != std::string::npos;
         }
-        drain_ = std::thread([output] {
+        drain_ = std::thread([this, output] {
             char rest[4096];
             while (std::fgets(rest, sizeof rest, output)) {
+                const std::lock_guard lock(output_mutex_);
+                output_ += rest;
             }
             std::fclose(output);
         });
@@ -90,11 +93,15 @@ public:
         if (drain_.joinable()) drain_.join();
     }
 
-    /// What it wrote until it was ready.
-    const std::string& output() const noexcept { return output_; }
+    /// What it has written so far.
+    std::string output() const {
+        const std::lock_guard lock(output_mutex_);
+        return output_;
+    }
 
 private:
     pid_t pid_ = -1;
+    mutable std::mutex output_mutex_;
     std::string output_;
     std::thread drain_;
 };
