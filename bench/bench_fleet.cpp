@@ -4,8 +4,8 @@
 //   reader comes from: what the Asio client, pipelining and coroutines cost on top); p50 and p99;
 // - the concurrency limiter's and the response cache's cost per request over a scripted model.
 #include <forma/agent/agent_session.hpp>
-#include <forma/middleware/caching_chat_client.hpp>
-#include <forma/middleware/concurrency_limiter.hpp>
+#include <forma/chat/caching_chat_client.hpp>
+#include <forma/chat/concurrency_limiter.hpp>
 #include <forma/redis/session_store.hpp>
 #include <forma/testing/scripted_chat_client.hpp>
 

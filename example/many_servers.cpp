@@ -27,7 +27,8 @@ struct instance {
         : name(std::move(name)),
           redis(std::make_shared<forma::redis::client>(model.get_executor(), redis_options)),
           limited(model, {.max_in_flight = 8, .requests_per_minute = 500,
-                          .shared_redis = redis, .shared_key = "forma-example:rate-limit"}),
+                          .shared_store = std::make_shared<forma::redis::rate_limit_store>(
+                              redis, "forma-example:rate-limit")}),
           cached(limited, std::make_shared<forma::redis::response_cache>(redis, "forma-example:cache:"),
                  {.ttl = 10min}),
           agent(std::make_shared<forma::chat_client_agent>(

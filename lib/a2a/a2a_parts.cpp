@@ -1,6 +1,6 @@
 #include "a2a_parts.hpp"
 
-#include "../detail/json_members.hpp"
+#include "../json/json_members.hpp"
 
 #include <boost/json/serialize.hpp>
 

@@ -2,7 +2,7 @@
 
 #include "a2a_parts.hpp"
 
-#include "../detail/json_members.hpp"
+#include "../json/json_members.hpp"
 
 #include <array>
 #include <algorithm>

@@ -3,8 +3,8 @@
 #include <forma/net/stream_error.hpp>
 #include <forma/net/transport_error.hpp>
 
-#include "../detail/body_excerpt.hpp"
-#include "../detail/json_members.hpp"
+#include "../json/body_excerpt.hpp"
+#include "../json/json_members.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>

@@ -1,6 +1,6 @@
 #include <forma/agent/agent.hpp>
 
-#include <forma/agent/chat_client.hpp>
+#include <forma/chat/chat_client.hpp>
 
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>

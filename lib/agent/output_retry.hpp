@@ -3,9 +3,9 @@
 // errors found, and the model answers again (chat_client_agent, structured_output_agent).
 
 #include <forma/agent/agent_run_options.hpp>
-#include <forma/agent/chat_client.hpp>
 #include <forma/agent/output_validator.hpp>
-#include <forma/agent/update_stream.hpp>
+#include <forma/chat/chat_client.hpp>
+#include <forma/chat/update_stream.hpp>
 #include <forma/model/agent_response.hpp>
 #include <forma/model/chat_message.hpp>
 

@@ -2,7 +2,7 @@
 
 #include <forma/json/schema_validator.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../json/json_text.hpp"
 
 #include <boost/json/stream_parser.hpp>
 

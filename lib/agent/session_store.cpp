@@ -1,7 +1,7 @@
 #include <forma/agent/in_memory_session_store.hpp>
 #include <forma/agent/session_store.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../json/json_text.hpp"
 #include "stored_session.hpp"
 
 #include <boost/json/serialize.hpp>

@@ -1,7 +1,7 @@
 #include <forma/agent/stored_agent.hpp>
 #include <forma/model/agent_response_builder.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../json/json_text.hpp"
 
 #include <boost/json/value_from.hpp>
 #include <boost/json/value_to.hpp>

@@ -3,7 +3,7 @@
 #include <forma/json/detail/reader.hpp>
 
 #include "string_escapes.hpp"
-#include "../detail/json_text.hpp"
+#include "json_text.hpp"
 
 #include <forma/registered_secret.hpp>
 

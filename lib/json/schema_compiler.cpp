@@ -2,7 +2,7 @@
 // resolved, and anything validation could not honour refused with a schema_error.
 #include "compiled_schema.hpp"
 #include "json_value_ops.hpp"
-#include "../detail/json_text.hpp"
+#include "json_text.hpp"
 
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>

@@ -1,10 +1,10 @@
 // schema_validator: checks JSON values against a compiled schema (see compiled_schema.hpp).
 #include "compiled_schema.hpp"
 #include "json_value_ops.hpp"
-#include "../detail/json_text.hpp"
+#include "json_text.hpp"
 
 #include <forma/registered_secret.hpp>
-#include "../detail/parsed_numbers.hpp"
+#include "parsed_numbers.hpp"
 
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>

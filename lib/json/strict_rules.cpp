@@ -1,6 +1,6 @@
 #include <forma/json/strict_rules.hpp>
 
-#include "../detail/json_text.hpp"
+#include "json_text.hpp"
 
 #include <boost/json/array.hpp>
 

@@ -1,7 +1,7 @@
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>
 #include <forma/json/schema_error.hpp>
-#include "../detail/decimal_digits.hpp"
+#include "../text/decimal_digits.hpp"
 #include "ecma_pattern.hpp"
 
 

@@ -2,7 +2,7 @@
 #include <forma/mcp/client.hpp>
 #include <forma/mcp/request_error.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../json/json_text.hpp"
 #include "mcp_contents.hpp"
 
 #include <boost/asio/co_spawn.hpp>

@@ -6,7 +6,7 @@
 #include <forma/net/sse_parser.hpp>
 #include <forma/net/transport_error.hpp>
 
-#include "../detail/body_excerpt.hpp"
+#include "../json/body_excerpt.hpp"
 #include "../net/connection_pool.hpp"
 #include "../net/credentials.hpp"
 

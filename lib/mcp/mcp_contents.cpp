@@ -1,6 +1,6 @@
 #include "mcp_contents.hpp"
 
-#include "../detail/json_members.hpp"
+#include "../json/json_members.hpp"
 
 #include <boost/json/serialize.hpp>
 

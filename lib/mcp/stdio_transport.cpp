@@ -3,7 +3,7 @@
 #include <forma/mcp/mcp_error.hpp>
 #include <forma/mcp/stdio_transport.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../json/json_text.hpp"
 #include "../net/credentials.hpp"
 
 #include <boost/asio/co_spawn.hpp>

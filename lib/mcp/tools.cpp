@@ -1,11 +1,11 @@
 // An MCP server's tools as function_tools.
 #include <forma/mcp/tools.hpp>
 
+#include <forma/chat/tool_error.hpp>
 #include <forma/json/schema_error.hpp>
 #include <forma/json/schema_validator.hpp>
-#include <forma/tools/tool_error.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../json/json_text.hpp"
 
 #include <boost/json/parse.hpp>
 

@@ -1,7 +1,7 @@
 #include <forma/middleware/telemetry_agent.hpp>
 
+#include <forma/chat/operation_span.hpp>
 #include <forma/telemetry/gen_ai.hpp>
-#include <forma/telemetry/operation_span.hpp>
 
 #include <cstdlib>
 #include <stdexcept>

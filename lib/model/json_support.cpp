@@ -1,6 +1,6 @@
 #include "json_support.hpp"
-#include "../detail/decimal_digits.hpp"
-#include "../detail/json_text.hpp"
+#include "../text/decimal_digits.hpp"
+#include "../json/json_text.hpp"
 
 #include <forma/registered_secret.hpp>
 

@@ -1,8 +1,8 @@
 #include <forma/model/response_format.hpp>
 
 #include "json_support.hpp"
-#include "../detail/json_text.hpp"
-#include "../detail/parsed_numbers.hpp"
+#include "../json/json_text.hpp"
+#include "../json/parsed_numbers.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/stream_parser.hpp>

@@ -1,6 +1,6 @@
 #include <forma/net/base_url.hpp>
-#include "../detail/ascii.hpp"
-#include "../detail/url_authority.hpp"
+#include "../text/ascii.hpp"
+#include "url_authority.hpp"
 
 #include <charconv>
 

@@ -1,5 +1,5 @@
 #include "credentials.hpp"
-#include "../detail/ascii.hpp"
+#include "../text/ascii.hpp"
 
 #include <algorithm>
 #include <array>

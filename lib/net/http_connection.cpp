@@ -1,5 +1,5 @@
 #include "http_connection.hpp"
-#include "../detail/ascii.hpp"
+#include "../text/ascii.hpp"
 #include "tls_stream.hpp"
 
 #include <forma/error.hpp>

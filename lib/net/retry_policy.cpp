@@ -1,6 +1,6 @@
 #include <forma/net/retry_policy.hpp>
 
-#include "../detail/decimal_digits.hpp"
+#include "../text/decimal_digits.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,8 +1,8 @@
 #include "answer_tool.hpp"
 
+#include <forma/chat/function_tool.hpp>
 #include <forma/error.hpp>
 #include <forma/json/schema_error.hpp>
-#include <forma/tools/function_tool.hpp>
 
 #include <boost/asio/awaitable.hpp>
 

@@ -2,7 +2,7 @@
 // structured_output_mode::tool: a JSON Schema response format asked for as a forced call of
 // the tool final_result, and that call read back as the answer's text.
 
-#include <forma/agent/chat_options.hpp>
+#include <forma/chat/chat_options.hpp>
 #include <forma/model/agent_response.hpp>
 
 #include <optional>

@@ -9,7 +9,7 @@
 
 #include "transport.hpp"
 
-#include <forma/agent/update_stream.hpp>
+#include <forma/chat/update_stream.hpp>
 
 #include <boost/asio/awaitable.hpp>
 

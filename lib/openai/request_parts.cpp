@@ -1,6 +1,6 @@
 #include "request_parts.hpp"
 
-#include "../detail/invalid_utf8.hpp"
+#include "../json/invalid_utf8.hpp"
 
 #include <forma/error.hpp>
 

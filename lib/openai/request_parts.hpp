@@ -2,7 +2,7 @@
 // What the Chat Completions and Responses request builders share: media types,
 // tool results as text, the checks on tools and the UTF-8 check of a body.
 
-#include <forma/agent/chat_options.hpp>
+#include <forma/chat/chat_options.hpp>
 #include <forma/model/content.hpp>
 
 #include <boost/json/object.hpp>

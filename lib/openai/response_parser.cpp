@@ -1,8 +1,8 @@
 #include <forma/openai/response_parser.hpp>
 
 #include "wire.hpp"
-#include "../detail/body_excerpt.hpp"
-#include "../detail/parsed_numbers.hpp"
+#include "../json/body_excerpt.hpp"
+#include "../json/parsed_numbers.hpp"
 
 #include <boost/json/parse.hpp>
 

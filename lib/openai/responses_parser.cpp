@@ -2,7 +2,7 @@
 #include <forma/openai/response_parser.hpp>
 
 #include "responses_wire.hpp"
-#include "../detail/parsed_numbers.hpp"
+#include "../json/parsed_numbers.hpp"
 
 #include <forma/json/from_json.hpp>
 

@@ -2,7 +2,7 @@
 
 #include <forma/error.hpp>
 
-#include "../detail/body_excerpt.hpp"
+#include "../json/body_excerpt.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>

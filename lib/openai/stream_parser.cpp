@@ -2,7 +2,7 @@
 #include <forma/openai/stream_parser.hpp>
 
 #include "wire.hpp"
-#include "../detail/parsed_numbers.hpp"
+#include "../json/parsed_numbers.hpp"
 
 #include <boost/json/parse.hpp>
 

@@ -6,14 +6,14 @@
 #include "../net/connection_pool.hpp"
 #include "../net/credentials.hpp"
 
-#include <forma/agent/chat_options.hpp>
-#include <forma/agent/provider_metadata.hpp>
+#include <forma/chat/chat_options.hpp>
+#include <forma/chat/operation_span.hpp>
+#include <forma/chat/provider_metadata.hpp>
 #include <forma/model/chat_message.hpp>
 #include <forma/net/base_url.hpp>
 #include <forma/net/http_error.hpp>
 #include <forma/net/rate_limits.hpp>
 #include <forma/openai/client_options.hpp>
-#include <forma/telemetry/operation_span.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>

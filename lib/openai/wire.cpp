@@ -1,5 +1,5 @@
 #include "wire.hpp"
-#include "../detail/parsed_numbers.hpp"
+#include "../json/parsed_numbers.hpp"
 
 #include <forma/json/from_json.hpp>
 

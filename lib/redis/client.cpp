@@ -1,6 +1,6 @@
 #include <forma/redis/client.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../json/json_text.hpp"
 #include "../net/credentials.hpp"
 #include "../net/tls_client.hpp"
 #include "../net/tls_stream.hpp"

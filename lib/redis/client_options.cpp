@@ -1,9 +1,9 @@
 #include <forma/error.hpp>
 #include <forma/redis/client_options.hpp>
 
-#include "../detail/ascii.hpp"
-#include "../detail/json_text.hpp"
-#include "../detail/url_authority.hpp"
+#include "../text/ascii.hpp"
+#include "../json/json_text.hpp"
+#include "../net/url_authority.hpp"
 
 #include <charconv>
 

@@ -2,7 +2,7 @@
 #include <forma/redis/reply.hpp>
 #include <forma/redis/script.hpp>
 
-#include "../detail/hex_digest.hpp"
+#include "../net/hex_digest.hpp"
 
 namespace forma::redis {
 

@@ -2,7 +2,7 @@
 #include <forma/redis/session_store.hpp>
 
 #include "../agent/stored_session.hpp"
-#include "../detail/body_excerpt.hpp"
+#include "../json/body_excerpt.hpp"
 
 #include <boost/system/system_error.hpp>
 

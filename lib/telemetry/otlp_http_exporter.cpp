@@ -1,6 +1,6 @@
 #include <forma/telemetry/otlp_http_exporter.hpp>
 
-#include "../detail/body_excerpt.hpp"
+#include "../json/body_excerpt.hpp"
 #include "../net/connection_pool.hpp"
 #include "../net/credentials.hpp"
 

@@ -1,6 +1,6 @@
 #include <forma/telemetry/otlp_json.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../json/json_text.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>

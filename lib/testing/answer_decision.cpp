@@ -2,7 +2,7 @@
 
 #include "answer_faults.hpp"
 
-#include <forma/agent/structured_output_mode.hpp>
+#include <forma/chat/structured_output_mode.hpp>
 #include <forma/json/schema_error.hpp>
 #include <forma/testing/schema_instance.hpp>
 

@@ -3,7 +3,7 @@
 
 #include <forma/testing/model_server.hpp>
 
-#include "../detail/ascii.hpp"
+#include "../text/ascii.hpp"
 #include "generated_answer.hpp"
 #include "responses_endpoint.hpp"
 

@@ -4,7 +4,7 @@
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>
 
-#include "../detail/json_text.hpp"
+#include "../json/json_text.hpp"
 #include "../json/ecma_pattern.hpp"
 
 #include <boost/json/array.hpp>

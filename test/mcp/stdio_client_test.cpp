@@ -1,7 +1,7 @@
 // mcp::client over stdio against the official MCP reference server, and against stand-in
 // servers that misbehave (shell scripts).
+#include <forma/chat/tool_error.hpp>
 #include <forma/mcp.hpp>
-#include <forma/tools/tool_error.hpp>
 
 #include "client_runner.hpp"
 #include "everything_server.hpp"

@@ -3,8 +3,8 @@
 // of every error it can make forma throw, and in every error type constructed directly.
 #include <forma/a2a.hpp>
 #include <forma/agent/stored_agent.hpp>
+#include <forma/chat/concurrency_limiter.hpp>
 #include <forma/mcp.hpp>
-#include <forma/middleware/concurrency_limiter.hpp>
 #include <forma/openai.hpp>
 #include <forma/registered_secret.hpp>
 #include <forma/telemetry/otlp_http_exporter.hpp>

@@ -1,6 +1,6 @@
 // The provider's x-ratelimit-* headers, over real TLS: in a whole response's and a stream's
 // first update's additional_properties, and followed by a concurrency_limiter.
-#include <forma/middleware/concurrency_limiter.hpp>
+#include <forma/chat/concurrency_limiter.hpp>
 #include <forma/net/rate_limits.hpp>
 #include <forma/openai/chat_client.hpp>
 #include <forma/openai/responses_client.hpp>

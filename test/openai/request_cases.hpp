@@ -5,9 +5,9 @@
 // test writes each body to a file for Python's jsonschema to judge against
 // CreateChatCompletionRequest; the unit tests build them all too.
 
-#include <forma/agent/chat_options.hpp>
+#include <forma/chat/chat_options.hpp>
+#include <forma/chat/make_tool.hpp>
 #include <forma/model.hpp>
-#include <forma/tools/make_tool.hpp>
 
 #include <boost/describe/class.hpp>
 #include <boost/json/parse.hpp>

@@ -2,8 +2,9 @@
 // the rate limits of concurrency_limiter, and the responses of caching_chat_client.
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/agent/stored_agent.hpp>
-#include <forma/middleware/caching_chat_client.hpp>
-#include <forma/middleware/concurrency_limiter.hpp>
+#include <forma/chat/caching_chat_client.hpp>
+#include <forma/chat/concurrency_limiter.hpp>
+#include <forma/redis/rate_limit_store.hpp>
 #include <forma/redis/response_cache.hpp>
 #include <forma/redis/session_store.hpp>
 #include <forma/testing/scripted_chat_client.hpp>
@@ -51,11 +52,12 @@ TEST_F(fleet_test, limiters_on_two_instances_share_one_token_bucket_through_redi
     model_a.add_text_response("a");
     model_b.add_text_response("b");
     // 6000 tokens a minute between them: a takes all; b's request (14 tokens) waits for refill.
-    const forma::concurrency_limiter_options shared{.max_in_flight = 0, .tokens_per_minute = 6000,
-                                                    .shared_redis = connect(server()), .shared_key = "fleet:limit"};
+    const forma::concurrency_limiter_options shared{
+        .max_in_flight = 0, .tokens_per_minute = 6000,
+        .shared_store = std::make_shared<forma::redis::rate_limit_store>(connect(server()), "fleet:limit")};
     forma::concurrency_limiter instance_a(model_a, shared);
     auto options_b = shared;
-    options_b.shared_redis = connect(server());
+    options_b.shared_store = std::make_shared<forma::redis::rate_limit_store>(connect(server()), "fleet:limit");
     forma::concurrency_limiter instance_b(model_b, options_b);
     forma::chat_options greedy;
     greedy.max_output_tokens = 6000;
@@ -71,8 +73,10 @@ TEST_F(fleet_test, a_shared_bucket_that_cannot_be_reached_fails_the_request_type
     forma::testing::scripted_chat_client model(io.get_executor());
     forma::redis::client_options nowhere;
     nowhere.port = forma_test::free_port();
-    forma::concurrency_limiter limited(model, {.requests_per_minute = 60,
-                                               .shared_redis = std::make_shared<client>(io.get_executor(), nowhere)});
+    forma::concurrency_limiter limited(
+        model, {.requests_per_minute = 60,
+                .shared_store = std::make_shared<forma::redis::rate_limit_store>(
+                    std::make_shared<client>(io.get_executor(), nowhere))});
     try {
         run(limited.get_response({forma::chat_message(chat_role::user(), "x")}, {}));
         FAIL() << "went past a limit it could not ask";

@@ -1,10 +1,10 @@
 // Span contexts, histograms, the in-memory exporter and the OTLP/JSON encoding.
 
+#include <forma/chat/tool_span.hpp>
 #include <forma/telemetry/gen_ai.hpp>
 #include <forma/telemetry/in_memory_exporter.hpp>
 #include <forma/telemetry/otlp_json.hpp>
 #include <forma/telemetry/span_context.hpp>
-#include <forma/telemetry/tool_span.hpp>
 
 #include <boost/json/parse.hpp>
 

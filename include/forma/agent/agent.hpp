@@ -2,11 +2,11 @@
 
 #include <forma/agent/agent_run_options.hpp>
 #include <forma/agent/agent_session.hpp>
-#include <forma/agent/chat_options.hpp>
-#include <forma/agent/provider_metadata.hpp>
 #include <forma/agent/structured_format.hpp>
 #include <forma/agent/structured_update_stream.hpp>
-#include <forma/agent/update_stream.hpp>
+#include <forma/chat/chat_options.hpp>
+#include <forma/chat/provider_metadata.hpp>
+#include <forma/chat/update_stream.hpp>
 #include <forma/model/agent_response.hpp>
 #include <forma/model/chat_message.hpp>
 #include <forma/model/typed_agent_response.hpp>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <forma/agent/chat_options.hpp>
 #include <forma/agent/output_validator.hpp>
-#include <forma/agent/structured_output_mode.hpp>
+#include <forma/chat/chat_options.hpp>
+#include <forma/chat/structured_output_mode.hpp>
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/response_format.hpp>
 

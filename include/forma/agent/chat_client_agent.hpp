@@ -1,12 +1,12 @@
 #pragma once
 
 #include <forma/agent/agent.hpp>
-#include <forma/agent/chat_client.hpp>
-#include <forma/agent/chat_options.hpp>
 #include <forma/agent/history_limit.hpp>
+#include <forma/chat/chat_client.hpp>
+#include <forma/chat/chat_options.hpp>
+#include <forma/chat/function_invoking_chat_client.hpp>
+#include <forma/chat/function_tool.hpp>
 #include <forma/model/response_format.hpp>
-#include <forma/tools/function_invoking_chat_client.hpp>
-#include <forma/tools/function_tool.hpp>
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/agent/update_stream.hpp>
+#include <forma/chat/update_stream.hpp>
 #include <forma/json/partial_reader.hpp>
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/model/typed_agent_response.hpp>

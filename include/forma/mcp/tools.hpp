@@ -1,7 +1,7 @@
 #pragma once
 
+#include <forma/chat/function_tool.hpp>
 #include <forma/mcp/client.hpp>
-#include <forma/tools/function_tool.hpp>
 
 #include <boost/asio/awaitable.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <forma/agent/agent.hpp>
-#include <forma/agent/chat_client.hpp>
+#include <forma/chat/chat_client.hpp>
 #include <forma/middleware/telemetry_agent.hpp>
 
 #include <functional>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/agent/chat_client.hpp>
+#include <forma/chat/chat_client.hpp>
 #include <forma/middleware/delegating_agent.hpp>
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/agent/chat_client.hpp>
+#include <forma/chat/chat_client.hpp>
 #include <forma/openai/client_options.hpp>
 
 #include <memory>

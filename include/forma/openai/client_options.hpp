@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/agent/structured_output_mode.hpp>
+#include <forma/chat/structured_output_mode.hpp>
 #include <forma/net/retry_policy.hpp>
 #include <forma/net/timeouts.hpp>
 

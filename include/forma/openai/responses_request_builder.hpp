@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/agent/chat_options.hpp>
+#include <forma/chat/chat_options.hpp>
 #include <forma/error.hpp>
 #include <forma/model/chat_message.hpp>
 #include <forma/openai/responses_client_options.hpp>

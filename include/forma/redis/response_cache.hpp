@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/middleware/response_cache.hpp>
+#include <forma/chat/response_cache.hpp>
 #include <forma/redis/client.hpp>
 
 #include <memory>

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <forma/chat/chat_options.hpp>
+#include <forma/chat/provider_metadata.hpp>
+#include <forma/chat/update_stream.hpp>
+#include <forma/model/agent_response.hpp>
+#include <forma/model/chat_message.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <vector>
+
+namespace forma {
+
+/** A language model behind a chat API: messages in, a response (or a stream of
+    updates) out. forma::openai::chat_client implements it over HTTPS;
+    forma::testing::scripted_chat_client replays scripted replies.
+
+    A chat response is an agent_response<> without an agent id.
+*/
+class chat_client {
+public:
+    using executor_type = boost::asio::any_io_executor;
+
+    virtual ~chat_client();
+
+    /// The executor every operation of this client runs on.
+    virtual executor_type get_executor() const = 0;
+
+    /// Who serves the model, for telemetry; empty by default.
+    virtual provider_metadata provider() const { return {}; }
+
+    virtual boost::asio::awaitable<agent_response<>>
+    get_response(std::vector<chat_message> messages, chat_options options) = 0;
+
+    /// Starts a streaming response; the request is made when the stream is first read.
+    virtual update_stream get_streaming_response(std::vector<chat_message> messages,
+                                                 chat_options options) = 0;
+};
+
+} // namespace forma

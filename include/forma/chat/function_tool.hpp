@@ -1,0 +1,97 @@
+#pragma once
+
+#include <forma/model/content.hpp>
+#include <forma/telemetry/trace_parent.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace forma {
+
+/// How the tool loop treats one tool (the last argument of make_tool).
+struct function_tool_options {
+    /** Calls of this tool wait for the caller's approval: a turn in which the model
+        calls it runs none of its calls and ends the run with approval requests
+        (see agent_response::approval_requests).
+    */
+    bool requires_approval = false;
+    /** A call still running after this long is cancelled, and the model is told it
+        timed out (a failed call). Unset: no limit. The tool must react to
+        cancellation, as every Asio operation it awaits does.
+    */
+    std::optional<std::chrono::milliseconds> timeout{};
+
+    friend bool operator==(const function_tool_options&, const function_tool_options&) = default;
+};
+
+/// What a tool's invoker is given for one call; valid until the invoker's awaitable completes.
+struct tool_invocation {
+    /// The call as the model made it.
+    const function_call_content& call;
+    /// The call's arguments as JSON text, as the model sent them (possibly not JSON at all).
+    std::string_view arguments;
+    /** The call's `execute_tool` span, for tools that run agents or chat clients:
+        pass it on as `chat_options::telemetry` and their spans nest under the
+        call's (as_tool does). No exporter when telemetry is off.
+    */
+    telemetry::trace_parent telemetry{};
+};
+
+/** A function the model may call: a name, a description, the JSON Schema of its
+    arguments, and the code that runs it. Usually made with make_tool (from a
+    described struct, or a schema known at run time) or as_tool (an agent).
+
+    A function_tool is a cheap, immutable handle: copies share one definition, and
+    two tools are equal when they share it.
+
+    The invoker reads the arguments and returns the result as JSON. It reports
+    arguments it cannot read by throwing tool_arguments_error (the model is told
+    where and what is wrong); any other exception is a failed call.
+*/
+class function_tool {
+public:
+    using invoker_type = std::function<boost::asio::awaitable<boost::json::value>(const tool_invocation&)>;
+
+    /** @throws error when `name` is not 1 to 64 letters, digits, `_` or `-` (what
+        OpenAI-compatible APIs accept) or `invoker` is empty; schema_error when
+        `parameters` is not an object schema (`"type": "object"`, which those APIs
+        require of a tool's parameters).
+    */
+    function_tool(std::string name, std::string description, boost::json::object parameters,
+                  invoker_type invoker, function_tool_options options = {});
+
+    const std::string& name() const noexcept;
+    const std::string& description() const noexcept;
+    /// The JSON Schema of the arguments object.
+    const boost::json::object& parameters() const noexcept;
+    /// Whether parameters() obeys OpenAI's strict rules, so that requests may say `strict: true`.
+    bool strict() const noexcept;
+    const function_tool_options& options() const noexcept;
+
+    /// Runs one call. Hold a copy of the tool until the awaitable completes.
+    boost::asio::awaitable<boost::json::value> invoke(const tool_invocation& invocation) const;
+
+    friend bool operator==(const function_tool& a, const function_tool& b) noexcept {
+        return a.definition_ == b.definition_;
+    }
+
+private:
+    struct definition;
+    std::shared_ptr<const definition> definition_;
+};
+
+/** The arguments of `call` as JSON text: the text the provider sent, kept in the
+    call's raw representation (`function.arguments` of a Chat Completions tool call,
+    `arguments` of a Responses API function call), else `call.arguments` written out.
+*/
+std::string tool_arguments_text(const function_call_content& call);
+
+} // namespace forma
