@@ -1,11 +1,21 @@
-# Installs the built forma into a fresh prefix, then configures, builds and runs the consumer.
+# Installs the built forma into a fresh prefix, then configures, builds and runs each consumer:
+# everything (forma::forma), json alone, and json + agent + openai (without hiredis).
 # Variables: BUILD_DIR (forma's build tree), SOURCE_DIR (this folder), WORK_DIR (scratch).
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
                 COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
-                        -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
-                COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
-execute_process(COMMAND ${WORK_DIR}/build/consumer OUTPUT_VARIABLE out COMMAND_ERROR_IS_FATAL ANY)
-message(STATUS "consumer printed: ${out}")
+
+function(consume name source parts)
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/${name}
+                          -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
+                          "-DFORMA_PARTS=${parts}" -DCONSUMER_SOURCE=${source}
+                  COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/${name} COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
+  execute_process(COMMAND ${WORK_DIR}/${name}/consumer OUTPUT_VARIABLE out COMMAND_ERROR_IS_FATAL ANY)
+  string(STRIP "${out}" out)
+  message(STATUS "${name} consumer printed: ${out}")
+endfunction()
+
+consume(all openai_consumer.cpp "")
+consume(json json_consumer.cpp "json")
+consume(openai openai_consumer.cpp "json;agent;openai")
