@@ -16,6 +16,8 @@ chat_client_agent::chat_client_agent(chat_client& client, chat_client_agent_opti
         tools.tools = options_.tools;
         options_.chat_options = merge(options_.chat_options, tools);
     }
+    // One precedence: at each level the response_format member over chat_options' own.
+    if (options_.response_format) options_.chat_options.response_format = options_.response_format;
     if (!options_.instructions.empty())
         options_.chat_options.instructions =
             options_.chat_options.instructions.empty()
@@ -26,7 +28,6 @@ chat_client_agent::chat_client_agent(chat_client& client, chat_client_agent_opti
 forma::chat_options chat_client_agent::effective_chat_options(const agent_run_options& run) const {
     forma::chat_options out =
         run.chat_options ? merge(options_.chat_options, *run.chat_options) : options_.chat_options;
-    if (!out.response_format) out.response_format = options_.response_format;
     if (run.response_format) out.response_format = run.response_format; // run<T> and callers win
     if (run.structured_output_mode) out.structured_output_mode = run.structured_output_mode;
     if (run.continuation_token) out.continuation_token = run.continuation_token;

@@ -91,6 +91,30 @@ TEST_F(agent_core, a_format_set_at_creation_reaches_the_client_and_a_run_format_
     EXPECT_EQ(client.requests().at(1).options.response_format, forma::response_format::text());
 }
 
+// One precedence for a response format: the run's over the agent's, and at each level the
+// response_format member (what run<T> sets) over the one in chat_options.
+TEST_F(agent_core, a_response_format_set_in_several_places_follows_one_precedence) {
+    const auto schema = [](const char* name) {
+        return forma::response_format::json_schema(name, R"({"type":"object","properties":{},"required":[],"additionalProperties":false})");
+    };
+    const forma::response_format agent_chat_options = schema("agent_chat_options");
+    const forma::response_format agent_member = forma::response_format::json();
+    const forma::response_format run_chat_options = forma::response_format::text();
+    const forma::response_format run_member = schema("run_member");
+    forma::chat_options agent_options;
+    agent_options.response_format = agent_chat_options;
+    chat_client_agent agent(client, {.name = "a", .chat_options = agent_options, .response_format = agent_member});
+    forma::chat_options per_run;
+    per_run.response_format = run_chat_options;
+    for (int i = 0; i < 3; ++i) client.add_text_response("{}");
+    (void)run_to_completion(io, agent.run("x"));
+    (void)run_to_completion(io, agent.run("y", nullptr, {.chat_options = per_run}));
+    (void)run_to_completion(io, agent.run("z", nullptr, {.response_format = run_member, .chat_options = per_run}));
+    EXPECT_EQ(client.requests().at(0).options.response_format, agent_member);
+    EXPECT_EQ(client.requests().at(1).options.response_format, run_chat_options);
+    EXPECT_EQ(client.requests().at(2).options.response_format, run_member);
+}
+
 TEST_F(agent_core, the_session_keeps_the_conversation_and_survives_json) {
     chat_client_agent agent(client, {.name = "a"});
     auto session = agent.create_session();

@@ -23,7 +23,11 @@ struct chat_client_agent_options {
     std::string id{};
     /// Model, sampling and other options for every run; a run's chat options override them.
     forma::chat_options chat_options{};
-    /// The answer format of every run, unless a run sets its own (run<T> always does).
+    /** The answer format of every run, unless a run sets its own (run<T> always does); set,
+        it replaces `chat_options.response_format`. One precedence, highest first: the run's
+        agent_run_options::response_format, the run's chat_options, this, the agent's
+        chat_options.
+    */
     std::optional<forma::response_format> response_format{};
     /** Tools for every run, with `chat_options.tools`; a run's chat options may add
         more, and replace one of the same name.
