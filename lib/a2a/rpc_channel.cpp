@@ -5,12 +5,12 @@
 
 #include "../json/body_excerpt.hpp"
 #include "../json/json_members.hpp"
+#include "../text/ascii.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
-#include <cctype>
 
 namespace forma::a2a::detail {
 
@@ -23,11 +23,7 @@ using net::detail::exchange_limits;
 constexpr std::size_t error_excerpt = 300;
 constexpr std::string_view card_path = "/.well-known/agent-card.json";
 
-bool is_json_content_type(std::string_view type) {
-    std::string lower(type.substr(0, 16));
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    return lower.starts_with("application/json");
-}
+bool is_json_content_type(std::string_view type) { return lib_detail::istarts_with(type, "application/json"); }
 
 // The JSON-RPC endpoint a card names: "url" (A2A 0.3), else a JSONRPC entry of supportedInterfaces.
 std::string endpoint_of(const json::object& card) {

@@ -9,6 +9,7 @@
 #include "../json/body_excerpt.hpp"
 #include "../net/connection_pool.hpp"
 #include "../net/credentials.hpp"
+#include "../text/ascii.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -19,7 +20,6 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <deque>
 #include <optional>
 #include <set>
@@ -38,12 +38,6 @@ using opened = net::detail::connection_pool::opened;
 
 constexpr std::size_t error_excerpt = 300;
 constexpr auto delete_timeout = std::chrono::seconds(2);
-
-bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
-    return text.size() >= prefix.size() &&
-           std::equal(prefix.begin(), prefix.end(), text.begin(),
-                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
-}
 
 // The id of a JSON-RPC request (a message with a method and an integer id), else nullopt.
 std::optional<std::int64_t> request_id_of(std::string_view message) {
@@ -233,7 +227,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
     static asio::awaitable<void> listen(std::shared_ptr<http_link> self) {
         try {
             opened answer = co_await self->open("GET", {}, "text/event-stream", self->head_limits());
-            if (answer.head.status == 200 && starts_with_ignoring_case(answer.head.header("Content-Type"), "text/event-stream")) {
+            if (answer.head.status == 200 && lib_detail::istarts_with(answer.head.header("Content-Type"), "text/event-stream")) {
                 co_await read_stream(self, std::move(answer.connection), std::nullopt);
             }
         } catch (const std::exception&) {
@@ -254,7 +248,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
             fail_post(request, "answered HTTP " + std::to_string(status) + said);
         }
         keep_session(answer.head);
-        if (status == 200 && starts_with_ignoring_case(answer.head.header("Content-Type"), "text/event-stream")) {
+        if (status == 200 && lib_detail::istarts_with(answer.head.header("Content-Type"), "text/event-stream")) {
             asio::co_spawn(executor, read_stream(shared_from_this(), std::move(answer.connection), request),
                            asio::detached);
         } else {

@@ -14,20 +14,6 @@ namespace forma::model_detail {
 using lib_detail::digits;
 using lib_detail::number_at;
 
-namespace {
-
-char fold(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-
-} // namespace
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (fold(a[i]) != fold(b[i])) return false;
-    return true;
-}
-
 std::string format_time(time_point t) {
     using namespace std::chrono;
     const auto day = floor<days>(t);

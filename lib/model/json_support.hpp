@@ -24,8 +24,6 @@ namespace forma::model_detail {
 
 using time_point = std::chrono::system_clock::time_point;
 
-bool iequals(std::string_view a, std::string_view b) noexcept;
-
 /// A set time that is after the epoch: the epoch and earlier mean "unknown".
 inline bool is_known_time(const std::optional<time_point>& t) noexcept {
     return t && t->time_since_epoch().count() > 0;

@@ -6,6 +6,7 @@
 
 #include "../json/json_text.hpp"
 #include "../json/ecma_pattern.hpp"
+#include "../text/ascii.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
@@ -234,16 +235,8 @@ bool is_word_byte(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
 }
 
-std::string ascii_lower(std::string s) {
-    for (char& c : s)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return s;
-}
-std::string ascii_upper(std::string s) {
-    for (char& c : s)
-        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    return s;
-}
+using lib_detail::to_lower;
+using lib_detail::to_upper;
 
 // The first `n` code points of valid UTF-8 text.
 std::string take_code_points(std::string_view s, std::size_t n) {
@@ -357,7 +350,7 @@ std::vector<phrase> phrases_of(std::string_view prompt) {
         }
         token t{prompt.substr(i, j - i), i};
         const bool has_digit = std::any_of(t.text.begin(), t.text.end(), is_ascii_digit);
-        const std::string lower = ascii_lower(std::string(t.text));
+        const std::string lower = to_lower(std::string(t.text));
         const bool stop = std::find(std::begin(stop_words), std::end(stop_words), lower) != std::end(stop_words);
         t.eligible = !has_digit && !stop && json_detail::count_code_points(t.text) > 0;
         t.capitalised = is_capitalised(t.text);
@@ -754,7 +747,7 @@ private:
             return {}; // an annotation only: a plain word will do
         char buf[64];
         const auto r = splitmix64(rng_);
-        const std::string word = ascii_lower(words_[next_word_]);
+        const std::string word = to_lower(words_[next_word_]);
         std::string label;
         for (char c : word)
             if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) label += c;
@@ -822,9 +815,9 @@ private:
 
         for (std::size_t k = 0; k < std::min(words_.size(), max_words_per_pattern) && searchable(*pattern); ++k) {
             const std::string& w = k == 0 ? first : words_[(next_word_ + k - 1) % words_.size()];
-            std::string capital = ascii_lower(w);
-            if (!capital.empty()) capital[0] = ascii_upper(capital.substr(0, 1))[0];
-            for (const std::string& v : {w, ascii_lower(w), ascii_upper(w), capital}) {
+            std::string capital = to_lower(w);
+            if (!capital.empty()) capital[0] = to_upper(capital.substr(0, 1))[0];
+            for (const std::string& v : {w, to_lower(w), to_upper(w), capital}) {
                 std::string c = fit_length(v);
                 if (fits(c)) return c;
             }
