@@ -1,11 +1,10 @@
 #include <forma/mcp/mcp_error.hpp>
 #include <forma/mcp/request_error.hpp>
-#include <forma/registered_secret.hpp>
 
 namespace forma::mcp {
 
 mcp_error::mcp_error(const std::string& message, std::string server, std::optional<std::int64_t> code)
-    : error(message), server_(redact_secrets(server)), code_(code) {}
+    : rpc_error(message, std::move(server), code) {}
 
 mcp_error::~mcp_error() = default;
 

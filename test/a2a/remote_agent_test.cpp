@@ -238,6 +238,13 @@ TEST_F(remote_agent, canceling_a_finished_task_is_an_error_with_the_agents_code)
         EXPECT_EQ(e.code(), -32002) << e.what(); // TaskNotCancelableError
         EXPECT_EQ(e.agent_url(), server->url());
     }
+    try {
+        (void)run(remote->cancel(*started.continuation_token));
+        ADD_FAILURE() << "a finished task was canceled";
+    } catch (const forma::rpc_error& e) { // a2a_error's base, as mcp_error's: one handler for both
+        EXPECT_EQ(e.code(), -32002) << e.what();
+        EXPECT_EQ(e.peer(), server->url());
+    }
 }
 
 TEST_F(remote_agent, input_required_asks_the_caller_and_the_next_run_answers_in_the_same_task) {

@@ -301,6 +301,13 @@ TEST(mcp_stdio_faults, a_path_that_is_no_program_is_an_error_naming_it_before_an
 
     std::string what = start_error({.command = missing});
     EXPECT_NE(what.find("the program \"" + missing + "\" does not exist"), std::string::npos) << what;
+    try {
+        (void)run_with<bool>({.command = missing}, [](client&) -> asio::awaitable<bool> { co_return true; });
+        ADD_FAILURE() << "a missing program started";
+    } catch (const forma::rpc_error& e) { // mcp_error's base, as a2a_error's: one handler for both
+        EXPECT_NE(e.peer().find(missing), std::string::npos) << e.peer();
+        EXPECT_FALSE(e.code()) << "no JSON-RPC error: the server never started";
+    }
     what = start_error({.command = scratch.path().string()});
     EXPECT_NE(what.find("the program \"" + scratch.path().string() + "\" is a directory"), std::string::npos) << what;
     what = start_error({.command = text});

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/error.hpp>
+#include <forma/net/rpc_error.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -13,19 +13,13 @@ namespace forma::a2a {
     failed, was rejected or canceled, or did not finish in time. what() names the agent (by
     its URL) and says what happened.
 */
-class a2a_error : public error {
+class a2a_error : public rpc_error {
 public:
     a2a_error(const std::string& message, std::string agent_url, std::optional<std::int64_t> code = {});
     ~a2a_error() override;
 
     /// The agent's base URL, as given in agent_options::url.
-    const std::string& agent_url() const noexcept { return agent_url_; }
-    /// The JSON-RPC error code, when the agent answered with an error.
-    std::optional<std::int64_t> code() const noexcept { return code_; }
-
-private:
-    std::string agent_url_;
-    std::optional<std::int64_t> code_;
+    const std::string& agent_url() const noexcept { return peer(); }
 };
 
 } // namespace forma::a2a

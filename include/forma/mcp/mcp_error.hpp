@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/error.hpp>
+#include <forma/net/rpc_error.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -13,19 +13,13 @@ namespace forma::mcp {
     JSON-RPC error. what() names the server (as transport::describe() does) and says what
     happened; for a server that exited, it ends with the last lines it wrote to stderr.
 */
-class mcp_error : public error {
+class mcp_error : public rpc_error {
 public:
     mcp_error(const std::string& message, std::string server, std::optional<std::int64_t> code = {});
     ~mcp_error() override;
 
     /// The server, as its transport describes it (e.g. `stdio server "node everything.js"`).
-    const std::string& server() const noexcept { return server_; }
-    /// The JSON-RPC error code, when the server answered with an error.
-    std::optional<std::int64_t> code() const noexcept { return code_; }
-
-private:
-    std::string server_;
-    std::optional<std::int64_t> code_;
+    const std::string& server() const noexcept { return peer(); }
 };
 
 } // namespace forma::mcp
