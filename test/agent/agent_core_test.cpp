@@ -272,6 +272,14 @@ TEST_F(agent_core, async_forms_take_callbacks_and_futures) {
     ASSERT_TRUE(from_callback);
     EXPECT_EQ(from_callback->name, "Cy");
     EXPECT_EQ(future.get().text(), "plain");
+
+    // A chat client, likewise.
+    client.add_text_response("from the client");
+    std::future<forma::agent_response<>> direct =
+        client.async_get_response({forma::chat_message(chat_role::user(), "z")}, {}, boost::asio::use_future);
+    io.restart();
+    io.run();
+    EXPECT_EQ(direct.get().text(), "from the client");
 }
 
 TEST_F(agent_core, a_client_error_propagates_from_run) {

@@ -106,6 +106,10 @@ TEST(mcp_stdio, lists_the_reference_servers_tools_with_their_schemas) {
     ASSERT_TRUE(echo->input_schema.contains("properties"));
     EXPECT_TRUE(echo->input_schema.at("properties").as_object().contains("message"));
     EXPECT_GT(tools.size(), 5u);
+    // The async_ form, with a completion token (here use_awaitable), gives the same list.
+    const auto listed_again = run_with<std::vector<forma::mcp::tool_info>>(
+        mcp_test::everything_server(), [](client& c) { return c.async_list_tools(asio::use_awaitable); });
+    EXPECT_EQ(listed_again.size(), tools.size());
 }
 
 TEST(mcp_stdio, calls_return_text_images_and_tool_errors) {

@@ -13,10 +13,13 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/use_future.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
 #include <gtest/gtest.h>
+
+#include <future>
 
 namespace asio = boost::asio;
 using namespace forma::redis;
@@ -89,6 +92,20 @@ TEST_F(redis_test, a_pipeline_sends_many_commands_and_keeps_every_reply_in_order
     EXPECT_TRUE(replies[1000].is_error());
     EXPECT_EQ(replies[1001].text, "1000");
     EXPECT_TRUE(run(redis.execute(std::vector<command>{})).empty());
+
+    // The same, and a script, for completion tokens.
+    std::future<std::vector<reply>> pipelined =
+        redis.async_execute(std::vector<command>{command("INCR", "counter"), command("GET", "counter")}, asio::use_future);
+    const script double_it("return tonumber(redis.call('GET', KEYS[1])) * 2");
+    std::future<reply> doubled = redis.async_eval(double_it, {"counter"}, {}, asio::use_future);
+    const auto ready = [](auto& f) { return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready; };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    io.restart(); // the client's reader keeps the context busy: run until both are answered
+    while (!(ready(pipelined) && ready(doubled)) && std::chrono::steady_clock::now() < deadline)
+        io.run_one_for(std::chrono::milliseconds(100));
+    ASSERT_TRUE(ready(pipelined) && ready(doubled)) << "no answer in 30 s";
+    EXPECT_EQ(pipelined.get().at(1).text, "1001");
+    EXPECT_EQ(doubled.get().integer, 2002);
 }
 
 TEST_F(redis_test, commands_from_concurrent_coroutines_share_the_connection_and_each_gets_its_own_reply) {

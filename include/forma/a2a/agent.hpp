@@ -7,6 +7,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -71,6 +72,22 @@ public:
         @throws a2a_error when the agent refuses (a finished task) or the token is not an A2A one.
     */
     boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token);
+
+    /// connect() for any completion token; the handler gets (std::exception_ptr).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_connect(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), connect(), std::forward<CompletionToken>(token));
+    }
+    /// cancel() for any completion token; the handler gets (std::exception_ptr, agent_response<>).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_cancel(continuation_token token, CompletionToken&& completion = {}) {
+        return boost::asio::co_spawn(
+            get_executor(),
+            [](agent& self, continuation_token t) -> boost::asio::awaitable<agent_response<>> {
+                co_return co_await self.cancel(t);
+            }(*this, std::move(token)),
+            std::forward<CompletionToken>(completion));
+    }
 
     executor_type get_executor() const override;
     std::string_view id() const noexcept override;

@@ -32,7 +32,7 @@ namespace forma {
     decorated or not, because it only sets the run's response format and calls `run`.
 
     Derived classes implement run_core and run_streaming_core. All work runs on
-    get_executor(); every coroutine also has an `async_` form for completion tokens.
+    get_executor(); run and run<T> also have `async_run` forms for completion tokens.
 */
 class agent {
 public:

@@ -8,6 +8,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
 
 #include <vector>
 
@@ -37,6 +38,13 @@ public:
     /// Starts a streaming response; the request is made when the stream is first read.
     virtual update_stream get_streaming_response(std::vector<chat_message> messages,
                                                  chat_options options) = 0;
+
+    /// get_response() for any completion token; the handler gets (std::exception_ptr, agent_response<>).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_get_response(std::vector<chat_message> messages, chat_options options, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), get_response(std::move(messages), std::move(options)),
+                                     std::forward<CompletionToken>(token));
+    }
 };
 
 } // namespace forma

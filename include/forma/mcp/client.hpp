@@ -6,6 +6,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
@@ -116,7 +117,32 @@ public:
 
     /// The server, for messages.
     std::string describe() const;
-    boost::asio::any_io_executor get_executor() const noexcept;
+    using executor_type = boost::asio::any_io_executor;
+    executor_type get_executor() const noexcept;
+
+    // The coroutines above for any completion token; a handler gets (std::exception_ptr) or
+    // (std::exception_ptr, result).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_connect(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), connect(), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_list_tools(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), list_tools(), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_call_tool(std::string name, boost::json::object arguments, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), call_tool(std::move(name), std::move(arguments)),
+                                     std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_ping(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), ping(), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_close(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), close(), std::forward<CompletionToken>(token));
+    }
 
 private:
     struct state;

@@ -79,6 +79,16 @@ public:
         @throws error for a token this client cannot read; http_error as get_response.
     */
     boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token, chat_options options = {});
+    /// cancel() for any completion token; the handler gets (std::exception_ptr, agent_response<>).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_cancel(continuation_token token, chat_options options = {}, CompletionToken&& completion = {}) {
+        return boost::asio::co_spawn(
+            get_executor(),
+            [](responses_client& self, continuation_token t, chat_options o) -> boost::asio::awaitable<agent_response<>> {
+                co_return co_await self.cancel(t, std::move(o));
+            }(*this, std::move(token), std::move(options)),
+            std::forward<CompletionToken>(completion));
+    }
 
     const client_options& options() const noexcept;
     const responses_client_options& settings() const noexcept;

@@ -71,6 +71,23 @@ public:
     auto async_execute(command cmd, CompletionToken&& token = {}) {
         return boost::asio::co_spawn(get_executor(), execute(std::move(cmd)), std::forward<CompletionToken>(token));
     }
+    /// execute() of a pipeline for any completion token; the handler gets (std::exception_ptr, std::vector<reply>).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_execute(std::vector<command> commands, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), execute(std::move(commands)), std::forward<CompletionToken>(token));
+    }
+    /// eval() for any completion token; the handler gets (std::exception_ptr, reply).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_eval(const script& lua, std::vector<std::string> keys, std::vector<std::string> arguments,
+                    CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), eval(lua, std::move(keys), std::move(arguments)),
+                                     std::forward<CompletionToken>(token));
+    }
+    /// connect() for any completion token; the handler gets (std::exception_ptr).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_connect(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), connect(), std::forward<CompletionToken>(token));
+    }
 
 private:
     struct state;
