@@ -11,18 +11,6 @@
 
 namespace forma {
 
-namespace {
-
-std::string conflict_message(const std::string& id, std::uint64_t loaded, std::uint64_t stored) {
-    std::string message = "the session \"" + lib_detail::valid_utf8(id) + "\" was ";
-    message += loaded == 0 ? std::string("never loaded") : "loaded at version " + std::to_string(loaded);
-    message += stored == 0 ? std::string(", but the store holds none now (erased or expired)")
-                           : ", but the store holds version " + std::to_string(stored) + " (another writer saved first)";
-    return message + ": nothing was saved; load it again, redo the run and save that";
-}
-
-} // namespace
-
 namespace lib_detail {
 
 std::string stored_session_json(const agent_session& session, std::size_t max_bytes) {
@@ -43,13 +31,6 @@ agent_session stored_session_from_json(std::string_view json) {
 }
 
 } // namespace lib_detail
-
-session_conflict_error::session_conflict_error(std::string session_id, std::uint64_t loaded_version,
-                                               std::uint64_t stored_version)
-    : error(conflict_message(session_id, loaded_version, stored_version)), session_id_(std::move(session_id)),
-      loaded_version_(loaded_version), stored_version_(stored_version) {}
-
-session_conflict_error::~session_conflict_error() = default;
 
 session_store::~session_store() = default;
 

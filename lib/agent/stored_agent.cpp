@@ -10,12 +10,6 @@ namespace forma {
 
 namespace asio = boost::asio;
 
-stored_run_conflict_error::stored_run_conflict_error(const session_conflict_error& conflict, agent_response<> response,
-                                                     std::optional<agent_session> current)
-    : session_conflict_error(conflict), response_(std::move(response)), current_(std::move(current)) {}
-
-stored_run_conflict_error::~stored_run_conflict_error() = default;
-
 stored_agent::stored_agent(std::shared_ptr<agent> inner, std::shared_ptr<session_store> store)
     : inner_(std::move(inner)), store_(std::move(store)) {
     if (!inner_ || !store_) throw error("stored_agent needs an agent and a session store");

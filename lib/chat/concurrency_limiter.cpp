@@ -17,8 +17,6 @@ namespace asio = boost::asio;
 using clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-concurrency_limit_error::~concurrency_limit_error() = default;
-
 namespace {
 
 // A token bucket that holds a minute's worth of `per_minute` and refills continuously.

@@ -7,6 +7,4 @@ tool_error::tool_error(const std::string& message, std::string tool_name, std::s
     : error(message), tool_name_(redact_secrets(tool_name)), call_id_(redact_secrets(call_id)) {}
 tool_error::~tool_error() = default;
 
-tool_arguments_error::~tool_arguments_error() = default;
-
 } // namespace forma

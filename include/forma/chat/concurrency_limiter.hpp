@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/chat/chat_client.hpp>
+#include <forma/chat/concurrency_limit_error.hpp>
 #include <forma/chat/rate_limit_store.hpp>
 #include <forma/chat/token_estimator.hpp>
 #include <forma/error.hpp>
@@ -10,13 +11,6 @@
 #include <memory>
 
 namespace forma {
-
-/// A request was refused at once: the limiter's queue was full.
-class concurrency_limit_error : public error {
-public:
-    using error::error;
-    ~concurrency_limit_error() override;
-};
 
 struct concurrency_limiter_options {
     /// Requests in flight at once; 0: no limit. A stream counts until it ends or is destroyed.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <forma/chat/tool_arguments_error.hpp>
 #include <forma/error.hpp>
 #include <forma/json/json_error.hpp>
 
@@ -25,17 +26,6 @@ public:
 private:
     std::string tool_name_;
     std::string call_id_;
-};
-
-/** Arguments a tool cannot read: thrown by a tool's invoker (make_tool's do it for
-    arguments that are not JSON or do not fit the tool's type or schema). The loop
-    tells the model what() (where and what was expected) as the call's result.
-*/
-class tool_arguments_error : public json_error {
-public:
-    using json_error::json_error;
-    explicit tool_arguments_error(const json_error& e) : json_error(e) {}
-    ~tool_arguments_error() override;
 };
 
 } // namespace forma
