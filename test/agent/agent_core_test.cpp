@@ -106,13 +106,18 @@ TEST_F(agent_core, a_response_format_set_in_several_places_follows_one_precedenc
     chat_client_agent agent(client, {.name = "a", .chat_options = agent_options, .response_format = agent_member});
     forma::chat_options per_run;
     per_run.response_format = run_chat_options;
-    for (int i = 0; i < 3; ++i) client.add_text_response("{}");
+    for (int i = 0; i < 5; ++i) client.add_text_response("{}");
     (void)run_to_completion(io, agent.run("x"));
     (void)run_to_completion(io, agent.run("y", nullptr, {.chat_options = per_run}));
     (void)run_to_completion(io, agent.run("z", nullptr, {.response_format = run_member, .chat_options = per_run}));
     EXPECT_EQ(client.requests().at(0).options.response_format, agent_member);
     EXPECT_EQ(client.requests().at(1).options.response_format, run_chat_options);
     EXPECT_EQ(client.requests().at(2).options.response_format, run_member);
+    // A streamed run follows the same precedence.
+    (void)run_to_completion(io, drain(agent.run_streaming("w")));
+    (void)run_to_completion(io, drain(agent.run_streaming("v", nullptr, {.chat_options = per_run})));
+    EXPECT_EQ(client.requests().at(3).options.response_format, agent_member);
+    EXPECT_EQ(client.requests().at(4).options.response_format, run_chat_options);
 }
 
 TEST_F(agent_core, the_session_keeps_the_conversation_and_survives_json) {
