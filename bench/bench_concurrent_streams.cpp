@@ -136,7 +136,7 @@ void concurrent_streams(benchmark::State& state) {
         asio::io_context io(1);
         forma::openai::client_options options{.base_url = server.base_url(),
                                               .model = "forma-local",
-                                              .ca_certificates = server.certificate()};
+                                              .trust = {.ca_certificates = server.certificate()}};
         options.max_idle_connections = 0; // measure streams, not a pool
         forma::openai::chat_client client(io.get_executor(), options);
         run_result result;

@@ -37,7 +37,7 @@ forma_test::redis_server& server() {
 }
 
 forma::agent_session conversation(const std::string& id, int messages) {
-    forma::agent_session s(id);
+    forma::agent_session s{forma::session_id(id)};
     for (int i = 0; i < messages; ++i) {
         s.history.emplace_back(i % 2 ? forma::chat_role::assistant() : forma::chat_role::user(),
                                "Message " + std::to_string(i) + ": a sentence or two of an ordinary conversation, "
@@ -83,7 +83,7 @@ void BM_store_round_forma(benchmark::State& state) {
     for (auto _ : state) {
         const auto start = clock_type::now();
         run_once(io, [&]() -> asio::awaitable<void> {
-            std::optional<forma::agent_session> session = co_await store.load("s");
+            std::optional<forma::agent_session> session = co_await store.load(forma::session_id("s"));
             co_await store.save(*session);
         });
         latencies.push_back(std::chrono::duration<double, std::micro>(clock_type::now() - start).count());

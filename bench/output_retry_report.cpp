@@ -66,7 +66,7 @@ tally measure(const scenario& s, std::uint64_t seed, std::size_t retries, std::s
                                                             .answer_fault_attempts = s.attempts});
     forma::openai::chat_client client(io.get_executor(), {.base_url = server.base_url(),
                                                           .model = "forma-local",
-                                                          .ca_certificates = server.certificate_pem()});
+                                                          .trust = {.ca_certificates = server.certificate_pem()}});
     forma::chat_client_agent agent(client, {.name = "extractor", .max_output_retries = retries});
     tally out;
     auto all_runs = [&]() -> boost::asio::awaitable<void> {

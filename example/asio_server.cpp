@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
             // certificate.
             local_model.emplace(io.get_executor());
             options.base_url = local_model->base_url();
-            options.ca_certificates = local_model->certificate_pem();
+            options.trust.ca_certificates = local_model->certificate_pem();
             options.model = "forma-local";
         }
         // One client and one agent for every request: concurrent runs open their own connections.

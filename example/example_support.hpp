@@ -77,7 +77,7 @@ public:
         // The local server makes its certificate at start: trust it too (the system store stays on).
         return {.base_url = local_server_->base_url(),
                 .model = "forma-local",
-                .ca_certificates = local_server_->certificate_pem()};
+                .trust = {.ca_certificates = local_server_->certificate_pem()}};
     }
 
 private:

@@ -54,7 +54,7 @@ asio::awaitable<std::string> drain(forma::update_stream& stream) {
     co_return text;
 }
 
-asio::awaitable<void> show_stored(instance& on, const std::string& id) {
+asio::awaitable<void> show_stored(instance& on, const forma::session_id& id) {
     const std::optional<forma::agent_session> stored = co_await on.conversations.store()->load(id);
     std::cout << "stored: " << stored->history.size() << " messages, version " << stored->version << '\n';
 }
@@ -72,9 +72,9 @@ int main(int argc, char** argv) {
         example::run(io, [&]() -> asio::awaitable<void> {
             co_await a.redis->connect(); // a Redis that is down shows here, at start
             std::cout << "connected to " << a.redis->name() << '\n';
-            const std::string id = "support-42";
+            const forma::session_id id("support-42");
             co_await a.conversations.store()->erase(id); // a clean start for the example
-            co_await a.conversations.store()->erase("support-43");
+            co_await a.conversations.store()->erase(forma::session_id("support-43"));
 
             // Turns of one conversation, each on either instance.
             const std::vector<std::pair<instance*, std::string>> turns{
@@ -82,14 +82,14 @@ int main(int argc, char** argv) {
                 {&b, "It was due on Monday."},
                 {&a, "Can you check where it is?"}};
             for (const auto& [on, question] : turns) {
-                const forma::agent_response<> answer = co_await on->conversations.run(id, question);
+                const forma::agent_response<> answer = co_await on->conversations.run(question, id);
                 std::cout << "instance " << on->name << ": " << answer.text() << '\n';
             }
             co_await show_stored(a, id);
 
             // Two turns at once: both instances load the conversation before either saves.
-            forma::update_stream on_a = a.conversations.run_streaming(id, "Please send a new one.");
-            forma::update_stream on_b = b.conversations.run_streaming(id, "Or refund me instead.");
+            forma::update_stream on_a = a.conversations.run_streaming("Please send a new one.", id);
+            forma::update_stream on_b = b.conversations.run_streaming("Or refund me instead.", id);
             std::optional<forma::agent_response_update> first_a = co_await on_a.next();
             std::optional<forma::agent_response_update> first_b = co_await on_b.next();
             std::string text_a = first_a ? first_a->text() : "";
@@ -104,12 +104,12 @@ int main(int argc, char** argv) {
                           << "); its unsaved answer was kept: " << e.response().text() << '\n';
             }
             // The clean retry, on the conversation as it is now.
-            const forma::agent_response<> retried = co_await b.conversations.run(id, "Or refund me instead.");
+            const forma::agent_response<> retried = co_await b.conversations.run("Or refund me instead.", id);
             std::cout << "instance b, retried: " << retried.text() << '\n';
             co_await show_stored(b, id);
 
             // Another conversation opening with the same question: b's model is not asked again.
-            const forma::agent_response<> same = co_await b.conversations.run("support-43", turns[0].second);
+            const forma::agent_response<> same = co_await b.conversations.run(turns[0].second, forma::session_id("support-43"));
             std::cout << "a new conversation, the same first question: " << same.text() << " ("
                       << (b.cached.hits() > 0 ? "from the shared cache" : "asked the model") << ")\n";
         }());

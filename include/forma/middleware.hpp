@@ -6,7 +6,7 @@
 #include <forma/chat/concurrency_limiter.hpp>
 #include <forma/chat/response_cache.hpp>
 #include <forma/middleware/agent_builder.hpp>
-#include <forma/middleware/delegating_agent.hpp>
+#include <forma/agent/delegating_agent.hpp>
 #include <forma/middleware/structured_output_agent.hpp>
 #include <forma/middleware/telemetry_agent.hpp>
 #include <forma/net/rate_limits.hpp>

@@ -304,15 +304,13 @@ std::string_view agent::name() const noexcept { return state_->connected ? state
 
 std::string_view agent::description() const noexcept { return state_->card.description; }
 
-asio::awaitable<agent_response<>> agent::run_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
-                                                  agent_run_options options) {
-    co_return co_await state_->run_whole(std::move(messages), *session, options);
+asio::awaitable<agent_response<>> agent::run_core(agent_run run) {
+    co_return co_await state_->run_whole(std::move(run.messages), *run.session, run.options);
 }
 
-update_stream agent::run_streaming_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
-                                        agent_run_options options) {
+update_stream agent::run_streaming_core(agent_run run) {
     return update_stream(state_->executor,
-                         std::make_unique<streaming_run>(state_, std::move(messages), std::move(session), std::move(options)));
+                         std::make_unique<streaming_run>(state_, std::move(run.messages), std::move(run.session), std::move(run.options)));
 }
 
 } // namespace forma::a2a

@@ -48,7 +48,7 @@ rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& op
 rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& options, net::base_url base)
     : executor_(executor), url_(lib_detail::valid_utf8(options.url)), max_message_size_(options.max_message_size),
       timeouts_(options.timeouts), headers_(options.headers.begin(), options.headers.end()),
-      trust_{.verify_peer = options.verify_peer, .ca_file = options.ca_file, .ca_certificates = options.ca_certificates},
+      trust_(options.trust),
       tls_(base.tls ? net::detail::make_tls_client_context(trust_) : nullptr), card_pool_(executor, std::move(base), tls_) {
     secrets_.add_named(options.headers);
 }

@@ -90,7 +90,7 @@ private:
     net::timeouts timeouts_;
     net::detail::header_list headers_;
     net::detail::credentials secrets_;
-    net::detail::tls_trust trust_;
+    net::tls_trust trust_;
     std::shared_ptr<ssl_ctx_st> tls_; // made once, for whichever of the card and the endpoint is https
     net::detail::connection_pool card_pool_;
     std::optional<net::detail::connection_pool> endpoint_pool_;

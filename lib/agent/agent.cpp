@@ -1,6 +1,9 @@
 #include <forma/agent/agent.hpp>
 
 #include <forma/chat/chat_client.hpp>
+#include <forma/error.hpp>
+
+#include "../json/json_text.hpp"
 
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -46,12 +49,6 @@ private:
     std::size_t next_ = 0;
 };
 
-std::vector<chat_message> one_message(chat_message message) {
-    std::vector<chat_message> messages;
-    messages.push_back(std::move(message));
-    return messages;
-}
-
 } // namespace
 
 update_stream make_update_stream(boost::asio::any_io_executor executor,
@@ -78,44 +75,52 @@ forma::chat_options agent::effective_chat_options(const agent_run_options& run_o
 }
 
 std::shared_ptr<agent_session> agent::create_session() const {
-    return std::make_shared<agent_session>(make_unique_id());
+    return std::make_shared<agent_session>(session_id(make_unique_id()));
 }
 
-boost::asio::awaitable<agent_response<>> agent::run(std::vector<chat_message> messages,
-                                                    std::shared_ptr<agent_session> session,
-                                                    agent_run_options options) {
-    if (!session) session = create_session();
-    return run_core(std::move(messages), std::move(session), std::move(options));
+boost::asio::awaitable<std::shared_ptr<agent_session>> agent::open_session(session_id id) {
+    throw error("the agent \"" + lib_detail::valid_utf8(name()) + "\" keeps no sessions by id, so it cannot run session \"" +
+                lib_detail::valid_utf8(id.str()) +
+                "\": give it a session_store (stored_agent, or agent_builder::use_session_store), or pass the "
+                "agent_session itself");
+    co_return nullptr;
 }
 
-boost::asio::awaitable<agent_response<>> agent::run(chat_message message,
-                                                    std::shared_ptr<agent_session> session,
-                                                    agent_run_options options) {
-    return run(one_message(std::move(message)), std::move(session), std::move(options));
+boost::asio::awaitable<agent_response<>> agent::run(agent_input input, session_ref session, agent_run_options options) {
+    agent_run run{std::move(input).messages(), nullptr, std::move(options)};
+    if (const auto* held = session.held()) run.session = *held;
+    if (const session_id* id = session.stored()) run.session = co_await open_session(*id);
+    if (!run.session) run.session = create_session();
+    co_return co_await run_core(std::move(run));
 }
 
-boost::asio::awaitable<agent_response<>> agent::run(std::string user_message,
-                                                    std::shared_ptr<agent_session> session,
-                                                    agent_run_options options) {
-    return run(chat_message(chat_role::user(), std::move(user_message)), std::move(session),
-               std::move(options));
-}
+/// Opens a stored session at the first next(), then streams the run in it.
+class agent::opening_stream final : public update_source {
+public:
+    opening_stream(agent& owner, session_id id, agent_run run) : owner_(owner), id_(std::move(id)), run_(std::move(run)) {}
 
-update_stream agent::run_streaming(std::vector<chat_message> messages,
-                                   std::shared_ptr<agent_session> session, agent_run_options options) {
-    if (!session) session = create_session();
-    return run_streaming_core(std::move(messages), std::move(session), std::move(options));
-}
+    boost::asio::awaitable<std::optional<agent_response_update>> next() override {
+        if (!inner_) {
+            run_.session = co_await owner_.open_session(std::move(id_));
+            inner_.emplace(owner_.run_streaming_core(std::move(run_)));
+        }
+        co_return co_await inner_->next();
+    }
 
-update_stream agent::run_streaming(chat_message message, std::shared_ptr<agent_session> session,
-                                   agent_run_options options) {
-    return run_streaming(one_message(std::move(message)), std::move(session), std::move(options));
-}
+private:
+    agent& owner_;
+    session_id id_;
+    agent_run run_;
+    std::optional<update_stream> inner_;
+};
 
-update_stream agent::run_streaming(std::string user_message, std::shared_ptr<agent_session> session,
-                                   agent_run_options options) {
-    return run_streaming(chat_message(chat_role::user(), std::move(user_message)), std::move(session),
-                         std::move(options));
+update_stream agent::run_streaming(agent_input input, session_ref session, agent_run_options options) {
+    agent_run run{std::move(input).messages(), nullptr, std::move(options)};
+    if (const session_id* id = session.stored())
+        return update_stream(get_executor(), std::make_unique<opening_stream>(*this, *id, std::move(run)));
+    if (const auto* held = session.held()) run.session = *held;
+    if (!run.session) run.session = create_session();
+    return run_streaming_core(std::move(run));
 }
 
 } // namespace forma

@@ -8,7 +8,7 @@
 namespace forma {
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const agent_session& session) {
-    boost::json::object o{{"id", session.id},
+    boost::json::object o{{"id", session.id.str()},
                           {"history", boost::json::value_from(session.history)},
                           {"state", session.state}};
     if (session.version != 0) o["version"] = session.version;
@@ -21,7 +21,7 @@ agent_session tag_invoke(boost::json::value_to_tag<agent_session>, const boost::
     agent_session session;
     if (const auto* id = object->if_contains("id")) {
         if (!id->is_string()) throw json_error("/id", "expected string");
-        session.id = std::string(id->as_string());
+        session.id = session_id(std::string(id->as_string()));
     }
     if (const auto* history = object->if_contains("history")) {
         if (!history->is_array()) throw json_error("/history", "expected array");

@@ -138,8 +138,8 @@ bool chat_client_agent::uses_loop(const forma::chat_options& request, const agen
 }
 
 boost::asio::awaitable<agent_response<>>
-chat_client_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
-                            agent_run_options options) {
+chat_client_agent::run_core(agent_run run) {
+    auto& [messages, session, options] = run;
     forma::chat_options request = effective_chat_options(options);
     chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
     agent_detail::output_retry retry(options, request, options_.max_output_retries);
@@ -195,9 +195,8 @@ private:
     agent_response_builder merged_;
 };
 
-update_stream chat_client_agent::run_streaming_core(std::vector<chat_message> messages,
-                                                    std::shared_ptr<agent_session> session,
-                                                    agent_run_options options) {
+update_stream chat_client_agent::run_streaming_core(agent_run run) {
+    auto& [messages, session, options] = run;
     forma::chat_options request = effective_chat_options(options);
     chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
     agent_detail::output_retry retry(options, request, options_.max_output_retries);

@@ -19,7 +19,7 @@ std::string stored_session_json(const agent_session& session, std::size_t max_by
     value.as_object().erase("version"); // the store keeps the version
     std::string json = boost::json::serialize(value);
     if (json.size() > max_bytes) {
-        throw error("the session \"" + valid_utf8(session.id) + "\" takes " + std::to_string(json.size()) +
+        throw error("the session \"" + valid_utf8(session.id.str()) + "\" takes " + std::to_string(json.size()) +
                     " bytes as JSON, more than the store's limit of " + std::to_string(max_bytes) +
                     " (max_session_bytes); trim its history");
     }
@@ -41,7 +41,7 @@ bool in_memory_session_store::expired(const entry& e) const {
     return options_.ttl > std::chrono::milliseconds::zero() && std::chrono::steady_clock::now() >= e.expires;
 }
 
-boost::asio::awaitable<std::optional<agent_session>> in_memory_session_store::load(std::string id) {
+boost::asio::awaitable<std::optional<agent_session>> in_memory_session_store::load(session_id id) {
     const auto found = sessions_.find(id);
     if (found == sessions_.end()) co_return std::nullopt;
     if (expired(found->second)) {
@@ -70,7 +70,7 @@ boost::asio::awaitable<void> in_memory_session_store::save(agent_session& sessio
     co_return;
 }
 
-boost::asio::awaitable<bool> in_memory_session_store::erase(std::string id) {
+boost::asio::awaitable<bool> in_memory_session_store::erase(session_id id) {
     const auto found = sessions_.find(id);
     if (found == sessions_.end()) co_return false;
     const bool live = !expired(found->second);

@@ -75,8 +75,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
 
     static std::shared_ptr<ssl_ctx_st> tls_context(const net::base_url& server, const http_server& options) {
         if (!server.tls) return nullptr;
-        return net::detail::make_tls_client_context(
-            {.verify_peer = options.verify_peer, .ca_file = options.ca_file, .ca_certificates = options.ca_certificates});
+        return net::detail::make_tls_client_context(options.trust);
     }
 
     asio::any_io_executor executor;

@@ -1,20 +1,21 @@
 #include <forma/middleware/agent_builder.hpp>
 
+#include <forma/agent/stored_agent.hpp>
+#include <forma/error.hpp>
 #include <forma/middleware/structured_output_agent.hpp>
 
-#include <stdexcept>
 
 namespace forma {
 
 agent_builder::agent_builder(std::shared_ptr<agent> inner) : inner_(std::move(inner)) {
-    if (!inner_) throw std::invalid_argument("agent_builder needs an agent");
+    if (!inner_) throw error("agent_builder needs an agent");
 }
 
 agent_builder::agent_builder(agent& inner)
     : inner_(std::shared_ptr<agent>(&inner, [](agent*) {})) {} // not owned
 
 agent_builder& agent_builder::use(factory decorator) & {
-    if (!decorator) throw std::invalid_argument("agent_builder::use needs a factory");
+    if (!decorator) throw error("agent_builder::use needs a factory");
     factories_.push_back(std::move(decorator));
     return *this;
 }
@@ -32,7 +33,7 @@ agent_builder&& agent_builder::use_structured_output(chat_client& client) && {
 }
 
 agent_builder& agent_builder::use_telemetry(telemetry_options options) & {
-    if (!options.exporter) throw std::invalid_argument("agent_builder::use_telemetry needs an exporter");
+    if (!options.exporter) throw error("agent_builder::use_telemetry needs an exporter");
     return use([options = std::move(options)](std::shared_ptr<agent> inner) -> std::shared_ptr<agent> {
         return std::make_shared<telemetry_agent>(std::move(inner), options);
     });
@@ -42,12 +43,23 @@ agent_builder&& agent_builder::use_telemetry(telemetry_options options) && {
     return std::move(use_telemetry(std::move(options)));
 }
 
+agent_builder& agent_builder::use_session_store(std::shared_ptr<session_store> store) & {
+    if (!store) throw error("agent_builder::use_session_store needs a store");
+    return use([store = std::move(store)](std::shared_ptr<agent> inner) -> std::shared_ptr<agent> {
+        return std::make_shared<stored_agent>(std::move(inner), store);
+    });
+}
+
+agent_builder&& agent_builder::use_session_store(std::shared_ptr<session_store> store) && {
+    return std::move(use_session_store(std::move(store)));
+}
+
 std::shared_ptr<agent> agent_builder::build() const {
     std::shared_ptr<agent> built = inner_;
     // The first `use` is outermost, so wrap from the last one outwards.
     for (auto it = factories_.rbegin(); it != factories_.rend(); ++it) {
         built = (*it)(std::move(built));
-        if (!built) throw std::invalid_argument("an agent_builder factory returned no agent");
+        if (!built) throw error("an agent_builder factory returned no agent");
     }
     return built;
 }

@@ -37,17 +37,16 @@ structured_output_agent::structured_output_agent(std::shared_ptr<agent> inner, c
     : delegating_agent(std::move(inner)), client_(client), options_(std::move(opts)) {}
 
 boost::asio::awaitable<agent_response<>>
-structured_output_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
-                                  agent_run_options options) {
+structured_output_agent::run_core(agent_run run) {
+    agent_run_options& options = run.options;
     auto requested = options.response_format ? options.response_format : options_.response_format;
-    if (!wants_json(requested))
-        co_return co_await inner()->run(std::move(messages), std::move(session), std::move(options));
+    if (!wants_json(requested)) co_return co_await delegating_agent::run_core(std::move(run));
 
     chat_options conversion = conversion_options(options_, *requested, options);
     agent_detail::output_retry retry(options, conversion, options_.max_output_retries);
     options.response_format.reset(); // the inner agent answers in its own way
     options.output_validator = {};
-    agent_response<> original = co_await inner()->run(std::move(messages), std::move(session), std::move(options));
+    agent_response<> original = co_await delegating_agent::run_core(std::move(run));
     agent_response<> converted = co_await agent_detail::get_checked_response(
         client_, conversion_request(original.text()), std::move(conversion), std::move(retry));
 
@@ -105,18 +104,15 @@ private:
 
 } // namespace
 
-update_stream structured_output_agent::run_streaming_core(std::vector<chat_message> messages,
-                                                          std::shared_ptr<agent_session> session,
-                                                          agent_run_options options) {
+update_stream structured_output_agent::run_streaming_core(agent_run run) {
+    agent_run_options& options = run.options;
     auto requested = options.response_format ? options.response_format : options_.response_format;
-    if (!wants_json(requested))
-        return inner()->run_streaming(std::move(messages), std::move(session), std::move(options));
+    if (!wants_json(requested)) return delegating_agent::run_streaming_core(std::move(run));
     chat_options conversion = conversion_options(options_, *requested, options);
     agent_detail::output_retry retry(options, conversion, options_.max_output_retries);
     options.response_format.reset();
     options.output_validator = {};
-    update_stream inner_stream =
-        inner()->run_streaming(std::move(messages), std::move(session), std::move(options));
+    update_stream inner_stream = delegating_agent::run_streaming_core(std::move(run));
     return update_stream(get_executor(),
                          std::make_unique<structured_streaming_run>(std::move(inner_stream), client_,
                                                                     std::move(conversion), std::move(retry),

@@ -1,10 +1,10 @@
 #include <forma/middleware/telemetry_agent.hpp>
 
 #include <forma/chat/operation_span.hpp>
+#include <forma/error.hpp>
 #include <forma/telemetry/gen_ai.hpp>
 
 #include <cstdlib>
-#include <stdexcept>
 #include <string_view>
 
 namespace forma {
@@ -29,7 +29,7 @@ telemetry_agent::telemetry_agent(std::shared_ptr<agent> inner, telemetry_options
     : delegating_agent(std::move(inner)), exporter_(std::move(options.exporter)),
       sensitive_data_(options.sensitive_data.value_or(capture_from_environment())),
       provider_name_(std::move(options.provider_name)) {
-    if (!exporter_) throw std::invalid_argument("telemetry_agent needs an exporter");
+    if (!exporter_) throw error("telemetry_agent needs an exporter");
 }
 
 telemetry::trace_parent telemetry_agent::parent_of(const agent_run_options& options) const {
@@ -43,9 +43,8 @@ namespace {
 
 // Starts the span of one run of `agent` (the telemetry_agent, which answers as its inner agent).
 telemetry::operation_span start_span(const agent& agent, telemetry::trace_parent parent,
-                                     std::string_view provider_name, const std::vector<chat_message>& messages,
-                                     const agent_session& session, const agent_run_options& options, bool streaming) {
-    const chat_options request = agent.effective_chat_options(options);
+                                     std::string_view provider_name, const agent_run& run, bool streaming) {
+    const chat_options request = agent.effective_chat_options(run.options);
     provider_metadata provider = agent.provider();
     if (provider.name.empty()) provider.name = provider_name;
     std::string span_name(telemetry::gen_ai::operation::invoke_agent);
@@ -59,21 +58,17 @@ telemetry::operation_span start_span(const agent& agent, telemetry::trace_parent
                                       .agent_id = agent.id(),
                                       .agent_name = agent.name(),
                                       .agent_description = agent.description(),
-                                      .conversation_id = session.id,
-                                      .input_messages = &messages});
+                                      .conversation_id = run.session->id.str(),
+                                      .input_messages = &run.messages});
 }
 
 } // namespace
 
-boost::asio::awaitable<agent_response<>>
-telemetry_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
-                          agent_run_options options) {
-    telemetry::operation_span span =
-        start_span(*this, parent_of(options), provider_name_, messages, *session, options, false);
-    carry(options, span);
+boost::asio::awaitable<agent_response<>> telemetry_agent::run_core(agent_run run) {
+    telemetry::operation_span span = start_span(*this, parent_of(run.options), provider_name_, run, false);
+    carry(run.options, span);
     try {
-        agent_response<> response =
-            co_await delegating_agent::run_core(std::move(messages), std::move(session), std::move(options));
+        agent_response<> response = co_await delegating_agent::run_core(std::move(run));
         span.end(response);
         co_return response;
     } catch (...) {
@@ -85,9 +80,7 @@ telemetry_agent::run_core(std::vector<chat_message> messages, std::shared_ptr<ag
 /// Starts the span and the inner stream at the first next(), and ends the span with the stream.
 class telemetry_agent::streaming_run final : public update_source {
 public:
-    streaming_run(telemetry_agent& agent, std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
-                  agent_run_options options)
-        : agent_(agent), messages_(std::move(messages)), session_(std::move(session)), options_(std::move(options)) {}
+    streaming_run(telemetry_agent& agent, agent_run run) : agent_(agent), run_(std::move(run)) {}
 
     boost::asio::awaitable<std::optional<agent_response_update>> next() override {
         try {
@@ -106,26 +99,19 @@ public:
 
 private:
     void start() {
-        span_.emplace(start_span(agent_, agent_.parent_of(options_), agent_.provider_name_, messages_, *session_,
-                                 options_, true));
-        carry(options_, *span_);
-        inner_.emplace(agent_.delegating_agent::run_streaming_core(std::move(messages_), std::move(session_),
-                                                                    std::move(options_)));
+        span_.emplace(start_span(agent_, agent_.parent_of(run_.options), agent_.provider_name_, run_, true));
+        carry(run_.options, *span_);
+        inner_.emplace(agent_.delegating_agent::run_streaming_core(std::move(run_)));
     }
 
     telemetry_agent& agent_;
-    std::vector<chat_message> messages_;
-    std::shared_ptr<agent_session> session_;
-    agent_run_options options_;
+    agent_run run_;
     std::optional<telemetry::operation_span> span_;
     std::optional<update_stream> inner_;
 };
 
-update_stream telemetry_agent::run_streaming_core(std::vector<chat_message> messages,
-                                                  std::shared_ptr<agent_session> session,
-                                                  agent_run_options options) {
-    return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(messages),
-                                                                         std::move(session), std::move(options)));
+update_stream telemetry_agent::run_streaming_core(agent_run run) {
+    return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(run)));
 }
 
 } // namespace forma

@@ -4,6 +4,7 @@
 #include <forma/error.hpp>
 
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include <openssl/err.h>
 #include <openssl/pem.h>
@@ -37,6 +38,7 @@ void add_pem_anchors(SSL_CTX* context, const std::string& pem) {
 } // namespace
 
 std::shared_ptr<SSL_CTX> make_tls_client_context(const tls_trust& trust) {
+    if (trust.context) return std::shared_ptr<SSL_CTX>(trust.context, trust.context->native_handle());
     std::shared_ptr<SSL_CTX> context(SSL_CTX_new(TLS_client_method()), &SSL_CTX_free);
     if (!context) throw error("cannot make a TLS context: " + openssl_reason());
     SSL_CTX* native = context.get();
@@ -83,7 +85,7 @@ std::string tls_handshake_failure(const SSL* ssl, const std::string& where, cons
     if (verify_result != X509_V_OK) {
         message += " (";
         message += X509_verify_cert_error_string(verify_result);
-        message += "; to trust a private server, give its certificate as ca_file or ca_certificates)";
+        message += "; to trust a private server, give its certificate as trust.ca_file or trust.ca_certificates)";
     }
     return message;
 }

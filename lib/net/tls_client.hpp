@@ -1,6 +1,8 @@
 #pragma once
 // TLS client contexts and sessions, shared by forma's HTTP connections and its Redis client.
 
+#include <forma/net/tls_trust.hpp>
+
 #include <boost/system/error_code.hpp>
 
 #include <memory>
@@ -11,15 +13,10 @@ struct ssl_st;     // OpenSSL's SSL
 
 namespace forma::net::detail {
 
-/// The trust settings of a client, made into a TLS context once and shared by its connections.
-struct tls_trust {
-    bool verify_peer = true;
-    std::string ca_file{};
-    std::string ca_certificates{};
-};
-
-/// TLS 1.2 or 1.3, the system's trust store plus the extra anchors, peer verification as asked.
-/// @throws forma::error when ca_file or ca_certificates cannot be read.
+/** TLS 1.2 or 1.3, the system's trust store plus the extra anchors, peer verification as asked;
+    or the caller's own context, shared.
+    @throws forma::error when ca_file or ca_certificates cannot be read.
+*/
 std::shared_ptr<ssl_ctx_st> make_tls_client_context(const tls_trust& trust);
 
 struct ssl_free {

@@ -7,7 +7,6 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <algorithm>
-#include <stdexcept>
 #include <variant>
 
 namespace forma::openai::detail {
@@ -34,7 +33,7 @@ chat_options with_answer_tool(const chat_options& options) {
         out.tools.emplace_back(name, std::move(description), format.schema(),
                                [](const tool_invocation&) -> boost::asio::awaitable<boost::json::value> {
                                    // The client reads the call as the answer; no tool loop sees it.
-                                   throw std::logic_error("final_result carries the answer and is never run");
+                                   throw error("final_result carries the answer and is never run");
                                });
     } catch (const schema_error& e) { // a caller's schema that is not an object schema (run<T> wraps its own)
         throw schema_error("structured_output_mode::tool cannot send the response format \"" + format.name() +

@@ -31,9 +31,7 @@ std::optional<std::chrono::milliseconds> server_retry_hint(const http_response_h
 
 transport::transport(executor_type executor, client_options options)
     : executor_(std::move(executor)), options_(std::move(options)), server_(net::parse_base_url(options_.base_url)),
-      tls_(server_.tls ? net::detail::make_tls_client_context({.verify_peer = options_.verify_peer,
-                                                               .ca_file = options_.ca_file,
-                                                               .ca_certificates = options_.ca_certificates})
+      tls_(server_.tls ? net::detail::make_tls_client_context(options_.trust)
                        : nullptr),
       pool_(executor_, server_, tls_, options_.max_idle_connections), random_(std::random_device{}()) {
     secrets_.add(options_.api_key);

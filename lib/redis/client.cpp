@@ -399,8 +399,7 @@ struct client::state : std::enable_shared_from_this<state> {
         c->socket.set_option(tcp::no_delay(true), ignored);
         if (options.tls) {
             if (!tls) {
-                tls = net::detail::make_tls_client_context(
-                    {.verify_peer = options.verify_peer, .ca_file = options.ca_file, .ca_certificates = options.ca_certificates});
+                tls = net::detail::make_tls_client_context(options.trust);
             }
             c->socket.non_blocking(true, ignored);
             c->ssl = net::detail::start_tls_session(tls.get(), c->socket.native_handle(), options.host);

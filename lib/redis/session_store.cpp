@@ -46,7 +46,7 @@ session_store::session_store(std::shared_ptr<client> redis, session_store_option
 
 session_store::executor_type session_store::get_executor() const { return redis_->get_executor(); }
 
-boost::asio::awaitable<std::optional<agent_session>> session_store::load(std::string id) {
+boost::asio::awaitable<std::optional<agent_session>> session_store::load(session_id id) {
     const auto redis = redis_;
     const std::string key = key_of(id);
     const auto foreign = [&](const std::string& what) {
@@ -82,7 +82,7 @@ boost::asio::awaitable<std::optional<agent_session>> session_store::load(std::st
     } catch (const boost::system::system_error& e) {
         throw foreign(std::string("text that is not JSON (") + e.code().message() + ")");
     }
-    if (session.id != id) throw foreign("the session \"" + lib_detail::valid_utf8(session.id) + "\"");
+    if (session.id != id) throw foreign("the session \"" + lib_detail::valid_utf8(session.id.str()) + "\"");
     session.version = number;
     co_return session;
 }
@@ -117,7 +117,7 @@ boost::asio::awaitable<void> session_store::save(agent_session& session) {
     session.version = version;
 }
 
-boost::asio::awaitable<bool> session_store::erase(std::string id) {
+boost::asio::awaitable<bool> session_store::erase(session_id id) {
     const auto redis = redis_;
     const reply r = co_await redis->execute(command("DEL", key_of(id)));
     co_return r.integer > 0;

@@ -58,9 +58,7 @@ struct otlp_http_exporter::state {
           traces_target(server.path + "/v1/traces"), metrics_target(server.path + "/v1/metrics"),
           resource(resource_of(options)),
           connections(executor, server,
-                      server.tls ? net::detail::make_tls_client_context({.verify_peer = options.verify_peer,
-                                                                         .ca_file = options.ca_file,
-                                                                         .ca_certificates = options.ca_certificates})
+                      server.tls ? net::detail::make_tls_client_context(options.trust)
                                  : nullptr,
                       1),
           metrics(std::move(store)), delay(executor), idle_signal(executor) {

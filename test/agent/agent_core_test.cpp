@@ -1,6 +1,6 @@
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/middleware/agent_builder.hpp>
-#include <forma/middleware/delegating_agent.hpp>
+#include <forma/agent/delegating_agent.hpp>
 #include <forma/middleware/structured_output_agent.hpp>
 #include <forma/model/agent_response_builder.hpp>
 
@@ -28,12 +28,10 @@ public:
     int runs = 0;
 
 protected:
-    boost::asio::awaitable<forma::agent_response<>> run_core(std::vector<forma::chat_message> messages,
-                                                             std::shared_ptr<forma::agent_session> session,
-                                                             forma::agent_run_options options) override {
+    boost::asio::awaitable<forma::agent_response<>> run_core(forma::agent_run run) override {
         ++runs;
         order_.push_back(tag_);
-        co_return co_await delegating_agent::run_core(std::move(messages), std::move(session), std::move(options));
+        co_return co_await delegating_agent::run_core(std::move(run));
     }
 
 private:

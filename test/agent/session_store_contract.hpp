@@ -31,7 +31,7 @@ protected:
     }
 
     std::optional<forma::agent_session> load(forma::session_store& store, std::string id) {
-        return run(store.load(std::move(id)));
+        return run(store.load(forma::session_id(std::move(id))));
     }
 
     void save(forma::session_store& store, forma::agent_session& session) {
@@ -54,7 +54,7 @@ protected:
     }
 
     static forma::agent_session conversation(std::string id, std::vector<std::string> texts) {
-        forma::agent_session s(std::move(id));
+        forma::agent_session s(forma::session_id(std::move(id)));
         for (auto& text : texts) s.history.emplace_back(forma::chat_role::user(), std::move(text));
         return s;
     }
@@ -99,7 +99,7 @@ TYPED_TEST_P(session_store_contract, a_save_over_a_newer_version_is_a_conflict_a
         this->save(store, b);
         FAIL() << "the second writer overwrote the first";
     } catch (const forma::session_conflict_error& e) {
-        EXPECT_EQ(e.session_id(), "s");
+        EXPECT_EQ(e.session_id().str(), "s");
         EXPECT_EQ(e.loaded_version(), 1u);
         EXPECT_EQ(e.stored_version(), 2u);
         EXPECT_NE(std::string(e.what()).find("another writer saved first"), std::string::npos) << e.what();
@@ -133,8 +133,8 @@ TYPED_TEST_P(session_store_contract, erase_removes_and_a_save_of_an_erased_sessi
     forma::session_store& store = *store_owner;
     agent_session s = this->conversation("e", {"x"});
     this->save(store, s);
-    EXPECT_TRUE(this->run(store.erase("e")));
-    EXPECT_FALSE(this->run(store.erase("e")));
+    EXPECT_TRUE(this->run(store.erase(forma::session_id("e"))));
+    EXPECT_FALSE(this->run(store.erase(forma::session_id("e"))));
     EXPECT_FALSE(this->load(store, "e"));
     try {
         this->save(store, s);
@@ -183,7 +183,7 @@ TYPED_TEST_P(session_store_contract, the_async_forms_take_any_completion_token) 
     auto saved = store.async_save(s, asio::use_future);
     this->drive(saved);
     saved.get();
-    auto loaded = store.async_load("f", asio::use_future);
+    auto loaded = store.async_load(forma::session_id("f"), asio::use_future);
     this->drive(loaded);
     const auto session = loaded.get();
     ASSERT_TRUE(session);

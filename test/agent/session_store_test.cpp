@@ -31,23 +31,23 @@ INSTANTIATE_TYPED_TEST_SUITE_P(in_memory, session_store_contract, ::in_memory_st
 TEST(in_memory_session_store, size_counts_live_sessions_only) {
     boost::asio::io_context io;
     forma::in_memory_session_store store(io.get_executor(), {.ttl = std::chrono::hours(1)});
-    agent_session a("a"), b("b");
+    agent_session a(forma::session_id("a")), b(forma::session_id("b"));
     forma_test::run_bounded(io, [&]() -> boost::asio::awaitable<bool> {
         co_await store.save(a);
         co_await store.save(b);
-        co_await store.erase("a");
+        co_await store.erase(forma::session_id("a"));
         co_return true;
     }(), std::chrono::seconds(10));
     EXPECT_EQ(store.size(), 1u);
 }
 
 TEST(agent_session_json, the_version_round_trips_and_a_bad_one_is_named) {
-    agent_session s("v");
+    agent_session s(forma::session_id("v"));
     s.version = 7;
     const auto json = boost::json::value_from(s);
     EXPECT_EQ(json.at("version"), 7);
     EXPECT_EQ(boost::json::value_to<agent_session>(json), s);
-    EXPECT_FALSE(boost::json::value_from(agent_session("none")).as_object().contains("version")) << "0 is not written";
+    EXPECT_FALSE(boost::json::value_from(agent_session(forma::session_id("none"))).as_object().contains("version")) << "0 is not written";
     try {
         (void)boost::json::value_to<agent_session>(boost::json::parse(R"({"id":"v","version":-1})"));
         FAIL();

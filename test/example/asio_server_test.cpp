@@ -171,7 +171,7 @@ protected:
     forma::openai::client_options client_options() const {
         forma::openai::client_options options;
         options.base_url = model.base_url();
-        options.ca_certificates = model.certificate_pem();
+        options.trust.ca_certificates = model.certificate_pem();
         options.model = "forma-local";
         return options;
     }

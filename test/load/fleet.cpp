@@ -86,18 +86,18 @@ class timed_store : public forma::session_store {
 public:
     explicit timed_store(std::shared_ptr<forma::session_store> inner) : inner_(std::move(inner)) {}
     executor_type get_executor() const override { return inner_->get_executor(); }
-    asio::awaitable<std::optional<forma::agent_session>> load(std::string id) override {
+    asio::awaitable<std::optional<forma::agent_session>> load(forma::session_id id) override {
         const auto start = clock_type::now();
         auto session = co_await inner_->load(id);
-        spent_[id] += clock_type::now() - start;
+        spent_[id.str()] += clock_type::now() - start;
         co_return session;
     }
     asio::awaitable<void> save(forma::agent_session& session) override {
         const auto start = clock_type::now();
         co_await inner_->save(session);
-        spent_[session.id] += clock_type::now() - start;
+        spent_[session.id.str()] += clock_type::now() - start;
     }
-    asio::awaitable<bool> erase(std::string id) override { co_return co_await inner_->erase(std::move(id)); }
+    asio::awaitable<bool> erase(forma::session_id id) override { co_return co_await inner_->erase(std::move(id)); }
 
     /// The store's time for the turn of `id` that just ended.
     microseconds take(const std::string& id) {
@@ -143,7 +143,7 @@ struct instance {
         http::status failure_status = http::status::internal_server_error;
         forma::agent_response<> answer;
         try {
-            answer = co_await conversations.run(session, text);
+            answer = co_await conversations.run(text, forma::session_id(session));
         } catch (const forma::stored_run_conflict_error& e) {
             failure = e.what();
             failure_status = http::status::conflict;
@@ -300,7 +300,7 @@ int run_driver(const std::string& self, long instances, long conversations, long
     long complete = 0;
     asio::co_spawn(io, [&]() -> asio::awaitable<void> {
         for (long c = 0; c < conversations; ++c) {
-            const auto session = co_await store.load(conversation_id(c));
+            const auto session = co_await store.load(forma::session_id(conversation_id(c)));
             bool ok = session && session->history.size() == static_cast<std::size_t>(2 * turns) &&
                       session->version == static_cast<std::uint64_t>(turns);
             for (long t = 0; ok && t < turns; ++t) {
@@ -337,7 +337,7 @@ int run_driver(const std::string& self, long instances, long conversations, long
             const turn_result retry = co_await a2.post("race", refused);
             auto checker = std::make_shared<forma::redis::client>(io.get_executor(), instance::redis_options(redis.port()));
             forma::redis::session_store race_store(checker);
-            const auto session = co_await race_store.load("race");
+            const auto session = co_await race_store.load(forma::session_id("race"));
             checker->close();
             const bool history_ok = session && session->history.size() == 6 && session->history.back().text() == "answer: " + refused;
             conflict_ok = one_conflict && retry.status == 200 && history_ok;

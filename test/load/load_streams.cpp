@@ -86,7 +86,7 @@ forma::openai::client_options client_options_for(const load::forked_server& serv
                                                  std::chrono::milliseconds idle) {
     forma::openai::client_options options{.base_url = server.base_url(),
                                           .model = "forma-local",
-                                          .ca_certificates = server.certificate_pem()};
+                                          .trust = {.ca_certificates = server.certificate_pem()}};
     options.retry.max_retries = 1;
     options.retry.initial_backoff = 5ms;
     options.retry.max_backoff = 20ms;

@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
     asio::io_context io(1);
     forma::openai::client_options options{.base_url = server.base_url(),
                                           .model = "forma-local",
-                                          .ca_certificates = server.certificate_pem()};
+                                          .trust = {.ca_certificates = server.certificate_pem()}};
     options.max_idle_connections = 1;
     options.timeouts.idle = 10s;
     forma::openai::chat_client client(io.get_executor(), options);

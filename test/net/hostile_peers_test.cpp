@@ -91,7 +91,7 @@ std::vector<forma::chat_message> question() { return {forma::chat_message(forma:
 
 forma::openai::client_options openai_options(const std::string& url, const std::string& ca) {
     forma::openai::client_options o{.base_url = url + "/v1", .api_key = "sk-hostile-peer-test", .model = "m"};
-    o.ca_certificates = ca;
+    o.trust.ca_certificates = ca;
     o.timeouts = short_timeouts();
     return o;
 }
@@ -226,7 +226,7 @@ public:
     }
     void start(asio::any_io_executor ex, const std::string& url, const std::string& ca) override {
         forma::mcp::http_server server{.url = url + "/mcp", .timeouts = short_timeouts(), .listen = false};
-        server.ca_certificates = ca;
+        server.trust.ca_certificates = ca;
         client_.emplace(ex, forma::mcp::make_http_transport(ex, server));
     }
     asio::awaitable<std::string> ask() override {
@@ -265,7 +265,7 @@ public:
     void start(asio::any_io_executor ex, const std::string& url, const std::string& ca) override {
         url_ = url;
         forma::a2a::agent_options options{.url = url, .timeouts = short_timeouts()};
-        options.ca_certificates = ca;
+        options.trust.ca_certificates = ca;
         agent_.emplace(ex, options);
     }
     asio::awaitable<std::string> ask() override {
@@ -302,7 +302,7 @@ public:
     }
     void start(asio::any_io_executor ex, const std::string& url, const std::string& ca) override {
         forma::telemetry::otlp_http_exporter_options options{.endpoint = url, .timeouts = short_timeouts()};
-        options.ca_certificates = ca;
+        options.trust.ca_certificates = ca;
         exporter_.emplace(ex, options);
     }
     asio::awaitable<std::string> ask() override {

@@ -271,7 +271,7 @@ TEST(error_types, no_field_of_any_error_keeps_a_registered_secret) {
     const forma::a2a::a2a_error a2a(planted, planted);
     EXPECT_TRUE(keeps_no_part_of_the_key(a2a.what()));
     EXPECT_TRUE(keeps_no_part_of_the_key(a2a.agent_url()));
-    const forma::session_conflict_error conflict(planted, 1, 2);
+    const forma::session_conflict_error conflict(forma::session_id(planted), 1, 2);
     EXPECT_TRUE(keeps_no_part_of_the_key(conflict.what()));
     EXPECT_TRUE(keeps_no_part_of_the_key(forma::stored_run_conflict_error(conflict, {}, std::nullopt).what()));
 }

@@ -17,6 +17,8 @@
 #include <boost/describe.hpp>
 #include <boost/json/parse.hpp>
 
+#include <boost/asio/ssl/context.hpp>
+
 #include <gtest/gtest.h>
 
 namespace {
@@ -398,7 +400,7 @@ TEST_F(chat_client_test, a_refused_connection_is_retried_then_reported) {
 TEST_F(chat_client_test, an_untrusted_certificate_fails_the_handshake_and_is_not_retried) {
     auto& s = server();
     auto options = options_for(s);
-    options.ca_certificates.clear();
+    options.trust.ca_certificates.clear();
     forma::openai::chat_client client(io.get_executor(), options);
     const auto e = expect_throw<forma::transport_error>([&] { run(client.get_response(ask("x"), {})); });
     EXPECT_EQ(e.kind(), forma::transport_error_kind::tls);
@@ -417,10 +419,42 @@ TEST_F(chat_client_test, a_certificate_for_another_name_fails_host_verification)
 TEST_F(chat_client_test, verify_peer_off_accepts_any_certificate) {
     auto& s = server({.certificate = forma::testing::make_self_signed_certificate({"other.example"}, {})});
     auto options = options_for(s);
-    options.ca_certificates.clear();
-    options.verify_peer = false;
+    options.trust.ca_certificates.clear();
+    options.trust.verify_peer = false;
     forma::openai::chat_client client(io.get_executor(), options);
     EXPECT_EQ(run(client.get_response(ask("trusting"), {})).text(), "You said: trusting");
+}
+
+TEST_F(chat_client_test, a_callers_tls_context_is_used_as_it_is) {
+    auto& s = server();
+    auto options = options_for(s);
+    const std::string anchor = options.trust.ca_certificates;
+    options.trust.ca_certificates.clear(); // ignored beside a context anyway: the context decides
+    auto trusting = std::make_shared<boost::asio::ssl::context>(boost::asio::ssl::context::tls_client);
+    trusting->set_verify_mode(boost::asio::ssl::verify_peer);
+    trusting->add_certificate_authority(boost::asio::buffer(anchor));
+    options.trust.context = trusting;
+    forma::openai::chat_client client(io.get_executor(), options);
+    EXPECT_EQ(run(client.get_response(ask("own context"), {})).text(), "You said: own context");
+
+    auto empty = std::make_shared<boost::asio::ssl::context>(boost::asio::ssl::context::tls_client);
+    empty->set_verify_mode(boost::asio::ssl::verify_peer);
+    options.trust = {.ca_certificates = anchor, .context = empty};
+    forma::openai::chat_client refusing(io.get_executor(), options);
+    const auto e = expect_throw<forma::transport_error>([&] { run(refusing.get_response(ask("x"), {})); });
+    EXPECT_EQ(e.kind(), forma::transport_error_kind::tls) << "the context's trust, not ca_certificates, decided";
+}
+
+TEST_F(chat_client_test, a_callers_tls_context_still_gets_the_host_name_check) {
+    auto& other = server({.certificate = forma::testing::make_self_signed_certificate({"other.example"}, {})});
+    auto for_other = options_for(other);
+    auto trusting_other = std::make_shared<boost::asio::ssl::context>(boost::asio::ssl::context::tls_client);
+    trusting_other->set_verify_mode(boost::asio::ssl::verify_peer);
+    trusting_other->add_certificate_authority(boost::asio::buffer(for_other.trust.ca_certificates));
+    for_other.trust.context = trusting_other;
+    forma::openai::chat_client misnamed(io.get_executor(), for_other);
+    const auto m = expect_throw<forma::transport_error>([&] { run(misnamed.get_response(ask("x"), {})); });
+    EXPECT_NE(std::string(m.what()).find("mismatch"), std::string::npos) << "forma set the name check: " << m.what();
 }
 
 TEST_F(chat_client_test, a_host_name_is_verified_by_name_and_sent_as_sni) {
@@ -598,7 +632,7 @@ TEST(chat_client_options, a_bad_base_url_or_ca_file_is_reported_at_construction)
     asio::io_context io;
     EXPECT_THROW(forma::openai::chat_client(io.get_executor(), {.base_url = "ftp://example.com"}), forma::error);
     try {
-        forma::openai::chat_client(io.get_executor(), {.ca_file = "/nonexistent/ca.pem"});
+        forma::openai::chat_client(io.get_executor(), {.trust = {.ca_file = "/nonexistent/ca.pem"}});
         FAIL() << "no error";
     } catch (const forma::error& e) {
         EXPECT_NE(std::string(e.what()).find("/nonexistent/ca.pem"), std::string::npos) << e.what();

@@ -44,7 +44,7 @@ protected:
         o.base_url = s.base_url();
         o.api_key = "sk-test-secret-key-0123456789";
         o.model = "forma-local";
-        o.ca_certificates = s.certificate_pem();
+        o.trust.ca_certificates = s.certificate_pem();
         o.retry.initial_backoff = std::chrono::milliseconds(5);
         o.retry.max_backoff = std::chrono::milliseconds(20);
         o.timeouts.idle = std::chrono::seconds(10);

@@ -100,7 +100,7 @@ int main(int argc, char** argv) try {
     forma::openai::chat_client client(io.get_executor(), {.base_url = server.base_url(),
                                                           .api_key = "sk-local",
                                                           .model = "forma-local",
-                                                          .ca_certificates = server.certificate_pem()});
+                                                          .trust = {.ca_certificates = server.certificate_pem()}});
     std::exception_ptr failure;
     asio::co_spawn(io, send_all(client), [&](std::exception_ptr e) {
         failure = e;

@@ -69,7 +69,7 @@ public:
         forma::openai::client_options o{.base_url = std::string(files_ ? "https" : "http") + "://127.0.0.1:" +
                                                     std::to_string(port_) + "/v1",
                                         .model = "stories260K"};
-        if (files_) o.ca_certificates = files_->certificate;
+        if (files_) o.trust.ca_certificates = files_->certificate;
         o.retry.max_retries = 0;
         o.timeouts.idle = 60s;
         return o;

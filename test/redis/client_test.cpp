@@ -240,11 +240,11 @@ TEST_F(redis_test, tls_works_with_the_servers_certificate_trusted_and_fails_clea
     EXPECT_EQ(run(trusted.execute(command("GET", "big"))).text.size(), 300000u) << "a reply over many TLS records";
 
     forma::redis::client_options options = secure.client_options();
-    options.ca_certificates.clear();
+    options.trust.ca_certificates.clear();
     client untrusting(io.get_executor(), options);
     {
         const redis_error e = failure_of(io, untrusting.connect(), redis_error_kind::tls);
-        EXPECT_NE(std::string(e.what()).find("give its certificate as ca_file or ca_certificates"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("give its certificate as trust.ca_file or trust.ca_certificates"), std::string::npos)
             << e.what();
     }
 }

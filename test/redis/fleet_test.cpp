@@ -35,9 +35,9 @@ TEST_F(fleet_test, agents_on_two_instances_share_a_conversation_through_redis) {
     for (int turn = 0; turn < 6; ++turn) {
         instance& on = turn % 2 ? b : a;
         on.model.add_text_response("answer " + std::to_string(turn));
-        EXPECT_EQ(run(on.conversations.run("fleet", "question " + std::to_string(turn))).text(), "answer " + std::to_string(turn));
+        EXPECT_EQ(run(on.conversations.run("question " + std::to_string(turn), forma::session_id("fleet"))).text(), "answer " + std::to_string(turn));
     }
-    const agent_session stored = *run(session_store(connect(server())).load("fleet"));
+    const agent_session stored = *run(session_store(connect(server())).load(forma::session_id("fleet")));
     ASSERT_EQ(stored.history.size(), 12u);
     for (int turn = 0; turn < 6; ++turn) {
         EXPECT_EQ(stored.history[2 * turn].text(), "question " + std::to_string(turn));

@@ -30,7 +30,7 @@ struct redis_store {
 };
 
 agent_session conversation(std::string id, int messages) {
-    agent_session s(std::move(id));
+    agent_session s(forma::session_id(std::move(id)));
     for (int i = 0; i < messages; ++i) s.history.emplace_back(i % 2 ? chat_role::assistant() : chat_role::user(), "m" + std::to_string(i));
     return s;
 }
@@ -52,10 +52,10 @@ TEST_F(redis_session_store_test, two_instances_continue_one_conversation_and_the
     agent_session started = conversation("shared", 2);
     save(instance_a, started);
 
-    agent_session on_b = *run(instance_b.load("shared"));
+    agent_session on_b = *run(instance_b.load(forma::session_id("shared")));
     on_b.history.emplace_back(chat_role::user(), "turn 2 via b");
     save(instance_b, on_b);
-    agent_session on_a = *run(instance_a.load("shared"));
+    agent_session on_a = *run(instance_a.load(forma::session_id("shared")));
     EXPECT_EQ(on_a.history.back().text(), "turn 2 via b");
     EXPECT_EQ(on_a.version, 2u);
 
@@ -69,7 +69,7 @@ TEST_F(redis_session_store_test, two_instances_continue_one_conversation_and_the
         EXPECT_EQ(e.loaded_version(), 2u);
         EXPECT_EQ(e.stored_version(), 3u);
     }
-    const agent_session stored = *run(instance_b.load("shared"));
+    const agent_session stored = *run(instance_b.load(forma::session_id("shared")));
     EXPECT_EQ(stored.history.back().text(), "turn 3 via a");
     EXPECT_EQ(stored.history.size(), 4u);
 }
@@ -79,7 +79,7 @@ TEST_F(redis_session_store_test, a_session_is_a_hash_of_version_and_json_and_the
     session_store store(redis, {.key_prefix = "app:", .ttl = std::chrono::minutes(5)});
     agent_session s = conversation("x", 1);
     save(store, s);
-    EXPECT_EQ(store.key_of("x"), "app:x");
+    EXPECT_EQ(store.key_of(forma::session_id("x")), "app:x");
     EXPECT_EQ(run(redis->execute(command("HGET", "app:x", "version"))).text, "1");
     const std::string json = run(redis->execute(command("HGET", "app:x", "session"))).text;
     EXPECT_EQ(json.find("\"version\""), std::string::npos) << "the version is kept apart: " << json;
@@ -98,7 +98,7 @@ TEST_F(redis_session_store_test, a_key_holding_foreign_data_is_a_typed_error_and
     // version taken (a conflict); anything else is foreign to it too. Either way nothing is written.
     const auto expect_foreign = [&](const std::string& id, const std::string& holds, bool has_session_fields = false) {
         try {
-            (void)run(store.load(id));
+            (void)run(store.load(forma::session_id(id)));
             ADD_FAILURE() << id << " loaded";
         } catch (const redis_error& e) {
             EXPECT_EQ(e.kind(), redis_error_kind::foreign_data) << e.what();
@@ -144,7 +144,7 @@ TEST_F(redis_session_store_test, a_save_cancelled_at_any_point_wrote_all_of_the_
         // A new client each time: the cancel may come while it connects, while the save waits
         // to be written, or once it is sent.
         session_store fresh(connect(server()));
-        agent_session change = *run(store.load("c"));
+        agent_session change = *run(store.load(forma::session_id("c")));
         const std::uint64_t before = change.version;
         change.history.emplace_back(chat_role::user(), "change " + std::to_string(delay));
         change.history.emplace_back(chat_role::assistant(), std::string(20000, 'a')); // a long write
@@ -160,7 +160,7 @@ TEST_F(redis_session_store_test, a_save_cancelled_at_any_point_wrote_all_of_the_
             co_return true;
         }());
         // Read on the same connection: a save sent before the cancel runs before this read.
-        const agent_session stored = *run(fresh.load("c"));
+        const agent_session stored = *run(fresh.load(forma::session_id("c")));
         if (stored.version == before) {
             ++not_saved;
             EXPECT_EQ(stored.history.size(), 20u + 2u * static_cast<std::size_t>(saved));
@@ -193,10 +193,10 @@ TEST_F(redis_session_store_test, a_server_restarted_mid_run_fails_the_save_in_fl
     }
     EXPECT_EQ(s.version, 1u) << "a failed save leaves the version";
     restarting.start();
-    const agent_session after = *run(store.load("r"));
+    const agent_session after = *run(store.load(forma::session_id("r")));
     EXPECT_EQ(after.version, 1u) << "the data survived the restart (append-only file)";
     EXPECT_EQ(after.history.size(), 4u) << "nothing partial was written";
     save(store, s);
     EXPECT_EQ(s.version, 2u);
-    EXPECT_EQ(run(store.load("r"))->history.back().text(), "while it was down");
+    EXPECT_EQ(run(store.load(forma::session_id("r")))->history.back().text(), "while it was down");
 }

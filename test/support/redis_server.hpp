@@ -60,7 +60,7 @@ public:
         o.port = port_;
         o.password = options_.password;
         o.tls = options_.tls;
-        o.ca_certificates = certificate_.certificate;
+        o.trust.ca_certificates = certificate_.certificate;
         return o;
     }
 

@@ -98,7 +98,7 @@ TEST_F(telemetry, a_run_is_an_invoke_agent_client_span_with_the_gen_ai_attribute
     EXPECT_EQ(text(span, attr::agent_id), std::string(inner.id()));
     EXPECT_EQ(text(span, attr::agent_name), "assistant");
     EXPECT_EQ(text(span, attr::agent_description), "Answers briefly.");
-    EXPECT_EQ(text(span, attr::conversation_id), session->id);
+    EXPECT_EQ(text(span, attr::conversation_id), session->id.str());
     EXPECT_EQ(text(span, attr::request_model), "gpt-4o-mini");
     EXPECT_EQ(attribute<double>(span, attr::request_temperature), 0.25);
     EXPECT_EQ(attribute<double>(span, attr::request_top_p), 0.5);
@@ -343,9 +343,9 @@ TEST_F(telemetry, a_failing_exporter_fails_no_run) {
 
 TEST_F(telemetry, use_telemetry_needs_an_exporter) {
     forma::agent_builder builder(inner);
-    EXPECT_THROW(builder.use_telemetry({}), std::invalid_argument);
+    EXPECT_THROW(builder.use_telemetry({}), forma::error);
     EXPECT_THROW(forma::telemetry_agent(std::shared_ptr<forma::agent>(&inner, [](forma::agent*) {}), {}),
-                 std::invalid_argument);
+                 forma::error);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include <forma/a2a/agent_card.hpp>
 #include <forma/agent/agent.hpp>
 #include <forma/net/timeouts.hpp>
+#include <forma/net/tls_trust.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -33,10 +34,8 @@ struct agent_options {
     std::chrono::milliseconds poll_interval{std::chrono::milliseconds(500)};
     /// A message (a JSON body or one SSE event) longer than this is an a2a_error.
     std::size_t max_message_size = 16 * 1024 * 1024;
-    /// TLS: verify the agent's certificate against the system's store and these anchors.
-    bool verify_peer = true;
-    std::string ca_file{};
-    std::string ca_certificates{};
+    /// Which agents are trusted over TLS (extra anchors, verification, or a context of your own).
+    net::tls_trust trust{};
 };
 
 /** A remote agent reached with the Agent2Agent protocol (A2A 0.3, JSON-RPC over HTTP), used
@@ -96,11 +95,8 @@ public:
     std::string_view description() const noexcept override;
 
 protected:
-    boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,
-                                                      std::shared_ptr<agent_session> session,
-                                                      agent_run_options options) override;
-    update_stream run_streaming_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
-                                     agent_run_options options) override;
+    boost::asio::awaitable<agent_response<>> run_core(agent_run run) override;
+    update_stream run_streaming_core(agent_run run) override;
 
 private:
     struct state;

@@ -1,7 +1,11 @@
 #pragma once
 
+#include <forma/agent/agent_input.hpp>
+#include <forma/agent/agent_run.hpp>
 #include <forma/agent/agent_run_options.hpp>
 #include <forma/agent/agent_session.hpp>
+#include <forma/agent/session_id.hpp>
+#include <forma/agent/session_ref.hpp>
 #include <forma/agent/structured_format.hpp>
 #include <forma/agent/structured_update_stream.hpp>
 #include <forma/chat/chat_options.hpp>
@@ -27,11 +31,13 @@ namespace forma {
 /** An AI agent: give it messages, get an agent_response (or a stream of updates).
 
     `run` and `run_streaming` take a string (a user message), a message, or a list
-    of messages, an optional session (null: a fresh one for this run) and options.
+    of messages (agent_input); a session (session_ref: none for a fresh one, a held
+    agent_session, or a session_id of a stored one); and options.
     `run<T>` asks for a `T` and returns agent_response<T>; it works on every agent,
     decorated or not, because it only sets the run's response format and calls `run`.
 
-    Derived classes implement run_core and run_streaming_core. All work runs on
+    Derived classes implement run_core and run_streaming_core, which get one agent_run
+    (messages, session, options); decorators pass it on changed. All work runs on
     get_executor(); run and run<T> also have `async_run` forms for completion tokens.
 */
 class agent {
@@ -62,24 +68,22 @@ public:
         return 0;
     }
 
-    boost::asio::awaitable<agent_response<>> run(std::vector<chat_message> messages,
-                                                 std::shared_ptr<agent_session> session = nullptr,
-                                                 agent_run_options options = {});
-    boost::asio::awaitable<agent_response<>> run(chat_message message,
-                                                 std::shared_ptr<agent_session> session = nullptr,
-                                                 agent_run_options options = {});
-    boost::asio::awaitable<agent_response<>> run(std::string user_message,
-                                                 std::shared_ptr<agent_session> session = nullptr,
+    /** The session this agent's store keeps under `id`, or a new one under that id when the
+        store has none. Only agents with a session_store (stored_agent, and decorators over one)
+        have sessions by id.
+        @throws error for an agent without a session store.
+    */
+    virtual boost::asio::awaitable<std::shared_ptr<agent_session>> open_session(session_id id);
+
+    /** Runs the agent on `input` (a user message's text, a message, or messages) in `session`:
+        none (a fresh one for this run), a session the caller holds, or a session_id of a stored
+        session (see open_session).
+    */
+    boost::asio::awaitable<agent_response<>> run(agent_input input, session_ref session = {},
                                                  agent_run_options options = {});
 
-    update_stream run_streaming(std::vector<chat_message> messages,
-                                std::shared_ptr<agent_session> session = nullptr,
-                                agent_run_options options = {});
-    update_stream run_streaming(chat_message message, std::shared_ptr<agent_session> session = nullptr,
-                                agent_run_options options = {});
-    update_stream run_streaming(std::string user_message,
-                                std::shared_ptr<agent_session> session = nullptr,
-                                agent_run_options options = {});
+    /// Streams a run; work starts at the stream's first next().
+    update_stream run_streaming(agent_input input, session_ref session = {}, agent_run_options options = {});
 
     /** Runs the agent asking for a `T`: the run's response format becomes T's JSON
         Schema (OpenAI strict dialect; a root that is not an object is wrapped as
@@ -88,29 +92,12 @@ public:
         with every error found, for a corrected one (max_output_retries).
     */
     template <class T>
-    boost::asio::awaitable<agent_response<T>> run(std::vector<chat_message> messages,
-                                                  std::shared_ptr<agent_session> session = nullptr,
+    boost::asio::awaitable<agent_response<T>> run(agent_input input, session_ref session = {},
                                                   agent_run_options options = {}) {
         options.response_format = structured_format<T>();
         options.output_validator = output_validator::for_type<T>();
-        agent_response<> response =
-            co_await run(std::move(messages), std::move(session), std::move(options));
+        agent_response<> response = co_await run(std::move(input), std::move(session), std::move(options));
         co_return agent_response<T>(std::move(response), structured_format_wraps<T>());
-    }
-    template <class T>
-    boost::asio::awaitable<agent_response<T>> run(chat_message message,
-                                                  std::shared_ptr<agent_session> session = nullptr,
-                                                  agent_run_options options = {}) {
-        std::vector<chat_message> messages;
-        messages.push_back(std::move(message));
-        return run<T>(std::move(messages), std::move(session), std::move(options));
-    }
-    template <class T>
-    boost::asio::awaitable<agent_response<T>> run(std::string user_message,
-                                                  std::shared_ptr<agent_session> session = nullptr,
-                                                  agent_run_options options = {}) {
-        return run<T>(chat_message(chat_role::user(), std::move(user_message)), std::move(session),
-                      std::move(options));
     }
 
     /** Streams a run asking for a `T` (response format as run<T>): each event has
@@ -119,67 +106,47 @@ public:
         every agent whose stream yields the answer as text, decorated or not.
     */
     template <class T>
-    structured_update_stream<T> run_streaming(std::vector<chat_message> messages,
-                                              std::shared_ptr<agent_session> session = nullptr,
+    structured_update_stream<T> run_streaming(agent_input input, session_ref session = {},
                                               agent_run_options options = {}) {
         options.response_format = structured_format<T>();
         options.output_validator = output_validator::for_type<T>();
         const bool may_retry = max_output_retries(options) > 0;
-        return structured_update_stream<T>(run_streaming(std::move(messages), std::move(session), std::move(options)),
+        return structured_update_stream<T>(run_streaming(std::move(input), std::move(session), std::move(options)),
                                            structured_format_wraps<T>(), may_retry);
-    }
-    template <class T>
-    structured_update_stream<T> run_streaming(chat_message message, std::shared_ptr<agent_session> session = nullptr,
-                                              agent_run_options options = {}) {
-        std::vector<chat_message> messages;
-        messages.push_back(std::move(message));
-        return run_streaming<T>(std::move(messages), std::move(session), std::move(options));
-    }
-    template <class T>
-    structured_update_stream<T> run_streaming(std::string user_message,
-                                              std::shared_ptr<agent_session> session = nullptr,
-                                              agent_run_options options = {}) {
-        return run_streaming<T>(chat_message(chat_role::user(), std::move(user_message)), std::move(session),
-                                std::move(options));
     }
 
     /// run() for any completion token; the handler gets (std::exception_ptr, agent_response<>).
-    template <class Input, class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
-    auto async_run(Input input, std::shared_ptr<agent_session> session, agent_run_options options,
-                   CompletionToken&& token = {}) {
-        return boost::asio::co_spawn(get_executor(),
-                                     run(std::move(input), std::move(session), std::move(options)),
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_run(agent_input input, session_ref session, agent_run_options options, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), run(std::move(input), std::move(session), std::move(options)),
                                      std::forward<CompletionToken>(token));
     }
     template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
-    auto async_run(std::string user_message, CompletionToken&& token = {}) {
-        return async_run(std::move(user_message), nullptr, {}, std::forward<CompletionToken>(token));
+    auto async_run(agent_input input, CompletionToken&& token = {}) {
+        return async_run(std::move(input), session_ref(), agent_run_options(), std::forward<CompletionToken>(token));
     }
 
     /// run<T>() for any completion token; the handler gets (std::exception_ptr, agent_response<T>).
-    template <class T, class Input,
-              class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
-    auto async_run(Input input, std::shared_ptr<agent_session> session, agent_run_options options,
-                   CompletionToken&& token = {}) {
-        return boost::asio::co_spawn(get_executor(),
-                                     run<T>(std::move(input), std::move(session), std::move(options)),
+    template <class T, class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_run(agent_input input, session_ref session, agent_run_options options, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), run<T>(std::move(input), std::move(session), std::move(options)),
                                      std::forward<CompletionToken>(token));
     }
     template <class T, class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
-    auto async_run(std::string user_message, CompletionToken&& token = {}) {
-        return async_run<T>(std::move(user_message), nullptr, {}, std::forward<CompletionToken>(token));
+    auto async_run(agent_input input, CompletionToken&& token = {}) {
+        return async_run<T>(std::move(input), session_ref(), agent_run_options(), std::forward<CompletionToken>(token));
     }
 
 protected:
-    /// Runs the agent; `session` is never null.
-    virtual boost::asio::awaitable<agent_response<>>
-    run_core(std::vector<chat_message> messages, std::shared_ptr<agent_session> session,
-             agent_run_options options) = 0;
+    /// Runs the agent; `run.session` is never null.
+    virtual boost::asio::awaitable<agent_response<>> run_core(agent_run run) = 0;
 
-    /// Starts a streaming run; `session` is never null. Work starts at the stream's first next().
-    virtual update_stream run_streaming_core(std::vector<chat_message> messages,
-                                             std::shared_ptr<agent_session> session,
-                                             agent_run_options options) = 0;
+    /// Starts a streaming run; `run.session` is never null. Work starts at the stream's first next().
+    virtual update_stream run_streaming_core(agent_run run) = 0;
+
+private:
+    friend class delegating_agent; // passes runs on to its inner agent's run_core
+    class opening_stream;
 };
 
 /// A random identifier (32 hex digits) for agents and sessions.

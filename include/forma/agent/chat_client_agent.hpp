@@ -86,12 +86,8 @@ public:
     }
 
 protected:
-    boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,
-                                                      std::shared_ptr<agent_session> session,
-                                                      agent_run_options options) override;
-    update_stream run_streaming_core(std::vector<chat_message> messages,
-                                     std::shared_ptr<agent_session> session,
-                                     agent_run_options options) override;
+    boost::asio::awaitable<agent_response<>> run_core(agent_run run) override;
+    update_stream run_streaming_core(agent_run run) override;
 
 private:
     /// Marks the answer as this agent's: author name and agent id.

@@ -25,9 +25,9 @@ public:
     explicit in_memory_session_store(executor_type executor, in_memory_session_store_options options = {});
 
     executor_type get_executor() const override { return executor_; }
-    boost::asio::awaitable<std::optional<agent_session>> load(std::string id) override;
+    boost::asio::awaitable<std::optional<agent_session>> load(session_id id) override;
     boost::asio::awaitable<void> save(agent_session& session) override;
-    boost::asio::awaitable<bool> erase(std::string id) override;
+    boost::asio::awaitable<bool> erase(session_id id) override;
 
     /// Sessions stored now (expired ones not counted).
     std::size_t size() const;
@@ -42,7 +42,7 @@ private:
 
     executor_type executor_;
     in_memory_session_store_options options_;
-    std::map<std::string, entry, std::less<>> sessions_;
+    std::map<session_id, entry> sessions_;
 };
 
 } // namespace forma

@@ -34,7 +34,7 @@ public:
     virtual executor_type get_executor() const = 0;
 
     /// The session stored under `id`, its version set; nullopt when there is none.
-    virtual boost::asio::awaitable<std::optional<agent_session>> load(std::string id) = 0;
+    virtual boost::asio::awaitable<std::optional<agent_session>> load(session_id id) = 0;
 
     /** Stores `session` under its id when the store holds the version it was loaded at, and
         sets `session.version` to the new version.
@@ -44,11 +44,11 @@ public:
     virtual boost::asio::awaitable<void> save(agent_session& session) = 0;
 
     /// Removes the session stored under `id`; whether there was one.
-    virtual boost::asio::awaitable<bool> erase(std::string id) = 0;
+    virtual boost::asio::awaitable<bool> erase(session_id id) = 0;
 
     /// load() for any completion token; the handler gets (std::exception_ptr, std::optional<agent_session>).
     template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
-    auto async_load(std::string id, CompletionToken&& token = {}) {
+    auto async_load(session_id id, CompletionToken&& token = {}) {
         return boost::asio::co_spawn(get_executor(), load(std::move(id)), std::forward<CompletionToken>(token));
     }
     /// save() for any completion token; `session` must outlive the operation.
@@ -58,7 +58,7 @@ public:
     }
     /// erase() for any completion token; the handler gets (std::exception_ptr, bool).
     template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
-    auto async_erase(std::string id, CompletionToken&& token = {}) {
+    auto async_erase(session_id id, CompletionToken&& token = {}) {
         return boost::asio::co_spawn(get_executor(), erase(std::move(id)), std::forward<CompletionToken>(token));
     }
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/chat/update_stream.hpp>
+#include <forma/error.hpp>
 #include <forma/json/partial_reader.hpp>
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/model/typed_agent_response.hpp>
@@ -38,9 +39,9 @@ public:
     const partial<T>& snapshot() const noexcept { return *snapshot_; }
     /// The last event: response() and result() are available.
     bool is_final() const noexcept { return response_ != nullptr; }
-    /// The whole response (final event only; throws std::logic_error before).
+    /// The whole response (final event only; throws error before).
     const agent_response<T>& response() const {
-        if (!response_) throw std::logic_error("structured_update: response() before the final event");
+        if (!response_) throw error("structured_update: response() before the final event");
         return *response_;
     }
     /// The complete, validated T (final event only).

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <forma/error.hpp>
 #include <forma/json/detail/partial_slot.hpp>
 #include <forma/reflect/field_info.hpp>
 #include <forma/reflect/type_traits.hpp>
@@ -9,7 +10,6 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -183,7 +183,7 @@ public:
             if constexpr (std::is_same_v<std::remove_cv_t<decltype(D::pointer)>, M T::*>)
                 if (!found && D::pointer == member) found = &std::get<I>(members_);
         });
-        if (!found) throw std::out_of_range("forma::partial: not a described member");
+        if (!found) throw error("forma::partial: not a described member");
         return *found;
     }
 

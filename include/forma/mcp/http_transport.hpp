@@ -2,6 +2,7 @@
 
 #include <forma/mcp/transport.hpp>
 #include <forma/net/timeouts.hpp>
+#include <forma/net/tls_trust.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 
@@ -28,10 +29,8 @@ struct http_server {
     /// After the handshake, listen for the server's own messages (an HTTP GET stream), e.g.
     /// notifications/tools/list_changed. A server without such a stream (405) is fine.
     bool listen = true;
-    /// TLS: verify the server's certificate against the system's store and these anchors.
-    bool verify_peer = true;
-    std::string ca_file{};
-    std::string ca_certificates{};
+    /// Which servers are trusted over TLS (extra anchors, verification, or a context of your own).
+    net::tls_trust trust{};
 };
 
 /** Speaks to `server` by HTTP POST (answers as JSON or as an SSE stream) on `executor`,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/agent/agent.hpp>
+#include <forma/agent/session_store.hpp>
 #include <forma/chat/chat_client.hpp>
 #include <forma/middleware/telemetry_agent.hpp>
 
@@ -14,6 +15,7 @@ namespace forma {
 
         auto agent = forma::agent_builder(inner)
                          .use_telemetry({.exporter = exporter}) // outermost
+                         .use_session_store(store)
                          .use(my_decorator_factory)
                          .use_structured_output(chat_client) // innermost decorator
                          .build();
@@ -39,6 +41,12 @@ public:
     /// Adds a telemetry_agent recording each run (spans and metrics) to `options.exporter`.
     agent_builder& use_telemetry(telemetry_options options) &;
     agent_builder&& use_telemetry(telemetry_options options) &&;
+
+    /** Adds a stored_agent: runs by session_id load the session from `store`, and every run's
+        session is saved there after it.
+    */
+    agent_builder& use_session_store(std::shared_ptr<session_store> store) &;
+    agent_builder&& use_session_store(std::shared_ptr<session_store> store) &&;
 
     /// The decorated agent (the inner one when nothing was added).
     std::shared_ptr<agent> build() const;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <forma/chat/chat_client.hpp>
-#include <forma/middleware/delegating_agent.hpp>
+#include <forma/agent/delegating_agent.hpp>
 
 #include <cstddef>
 #include <string>
@@ -41,12 +41,8 @@ public:
     }
 
 protected:
-    boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,
-                                                      std::shared_ptr<agent_session> session,
-                                                      agent_run_options options) override;
-    update_stream run_streaming_core(std::vector<chat_message> messages,
-                                     std::shared_ptr<agent_session> session,
-                                     agent_run_options options) override;
+    boost::asio::awaitable<agent_response<>> run_core(agent_run run) override;
+    update_stream run_streaming_core(agent_run run) override;
 
 private:
     chat_client& client_;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/middleware/delegating_agent.hpp>
+#include <forma/agent/delegating_agent.hpp>
 #include <forma/telemetry/exporter.hpp>
 #include <forma/telemetry/trace_parent.hpp>
 
@@ -39,7 +39,7 @@ struct telemetry_options {
 */
 class telemetry_agent : public delegating_agent {
 public:
-    /// @throws std::invalid_argument without an exporter.
+    /// @throws error without an exporter.
     telemetry_agent(std::shared_ptr<agent> inner, telemetry_options options);
 
     /// Whether message contents are recorded.
@@ -47,12 +47,8 @@ public:
     const std::shared_ptr<telemetry::exporter>& exporter() const noexcept { return exporter_; }
 
 protected:
-    boost::asio::awaitable<agent_response<>> run_core(std::vector<chat_message> messages,
-                                                      std::shared_ptr<agent_session> session,
-                                                      agent_run_options options) override;
-    update_stream run_streaming_core(std::vector<chat_message> messages,
-                                     std::shared_ptr<agent_session> session,
-                                     agent_run_options options) override;
+    boost::asio::awaitable<agent_response<>> run_core(agent_run run) override;
+    update_stream run_streaming_core(agent_run run) override;
 
 private:
     /// The parent of a run's span: the one its options carry, else none (a new trace).

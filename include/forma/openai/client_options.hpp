@@ -3,6 +3,7 @@
 #include <forma/chat/structured_output_mode.hpp>
 #include <forma/net/retry_policy.hpp>
 #include <forma/net/timeouts.hpp>
+#include <forma/net/tls_trust.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -38,12 +39,8 @@ struct client_options {
     /// Further headers on every request (e.g. a gateway's own).
     std::vector<std::pair<std::string, std::string>> headers{};
 
-    /// A PEM file of further trust anchors (e.g. a local server's certificate); the system store stays on.
-    std::string ca_file{};
-    /// Further trust anchors as PEM text, like ca_file.
-    std::string ca_certificates{};
-    /// Verify the server's certificate and host name. Turn off only for a throwaway local server.
-    bool verify_peer = true;
+    /// Which servers are trusted over TLS (extra anchors, verification, or a context of your own).
+    net::tls_trust trust{};
 
     net::timeouts timeouts{};
     net::retry_policy retry{};

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <forma/net/tls_trust.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -21,14 +23,10 @@ struct client_options {
     /// Set as CLIENT SETNAME on every new connection when not empty (seen in CLIENT LIST).
     std::string client_name = "forma";
 
-    /// TLS (Redis 6+ with tls-port); the system trust store plus the anchors below.
+    /// TLS (Redis 6+ with tls-port), trusting what `trust` says.
     bool tls = false;
-    /// A PEM file of further trust anchors (e.g. a private server's certificate).
-    std::string ca_file{};
-    /// Further trust anchors as PEM text, like ca_file.
-    std::string ca_certificates{};
-    /// Verify the server's certificate and host name. Turn off only for a throwaway local server.
-    bool verify_peer = true;
+    /// Which servers are trusted over TLS (extra anchors, verification, or a context of your own).
+    net::tls_trust trust{};
 
     /// Resolving, connecting, the TLS handshake and AUTH/SELECT, together.
     std::chrono::milliseconds connect_timeout{std::chrono::seconds(5)};

@@ -34,13 +34,13 @@ public:
     session_store(std::shared_ptr<client> redis, session_store_options options = {});
 
     executor_type get_executor() const override;
-    boost::asio::awaitable<std::optional<agent_session>> load(std::string id) override;
+    boost::asio::awaitable<std::optional<agent_session>> load(session_id id) override;
     boost::asio::awaitable<void> save(agent_session& session) override;
-    boost::asio::awaitable<bool> erase(std::string id) override;
+    boost::asio::awaitable<bool> erase(session_id id) override;
 
     const session_store_options& options() const noexcept { return options_; }
     /// The Redis key of the session `id`.
-    std::string key_of(const std::string& id) const { return options_.key_prefix + id; }
+    std::string key_of(const session_id& id) const { return options_.key_prefix + id.str(); }
 
 private:
     std::shared_ptr<client> redis_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/net/timeouts.hpp>
+#include <forma/net/tls_trust.hpp>
 #include <forma/telemetry/attribute.hpp>
 #include <forma/telemetry/exporter.hpp>
 
@@ -37,10 +38,8 @@ struct otlp_http_exporter_options {
     /// Per export request; no retries: a failed export is counted and its spans dropped.
     net::timeouts timeouts{.connect = std::chrono::seconds(5), .idle = std::chrono::seconds(10),
                            .total = std::chrono::seconds(10)};
-    /// For an https endpoint: extra trust anchors (PEM file or text) and verification.
-    std::string ca_file{};
-    std::string ca_certificates{};
-    bool verify_peer = true;
+    /// For an https endpoint: which collectors are trusted (extra anchors, verification, or a context of your own).
+    net::tls_trust trust{};
 };
 
 /** Sends spans and metrics to an OpenTelemetry collector over OTLP/HTTP with the
