@@ -5,7 +5,8 @@
 
 #include "../json/body_excerpt.hpp"
 #include "../json/json_members.hpp"
-#include "../text/ascii.hpp"
+#include "../json/json_rpc.hpp"
+#include "../net/media_type.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -22,8 +23,6 @@ using net::detail::exchange_limits;
 
 constexpr std::size_t error_excerpt = 300;
 constexpr std::string_view card_path = "/.well-known/agent-card.json";
-
-bool is_json_content_type(std::string_view type) { return lib_detail::istarts_with(type, "application/json"); }
 
 // The JSON-RPC endpoint a card names: "url" (A2A 0.3), else a JSONRPC entry of supportedInterfaces.
 std::string endpoint_of(const json::object& card) {
@@ -128,30 +127,23 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
 json::value rpc_channel::result_of(json::value response, std::int64_t id) const {
     json::object* message = response.if_object();
     if (!message) throw error("answered with something that is not a JSON-RPC object");
-    if (const json::value* e = message->if_contains("error"); e && e->is_object()) {
-        const json::object& details = e->get_object();
-        const json::value* code = details.if_contains("code");
-        const std::optional<std::int64_t> number = code && code->is_int64() ? std::optional(code->get_int64()) : std::nullopt;
-        std::string text = lib_detail::string_member(details, "message");
-        if (text.empty()) text = "no message";
-        throw error(text + (number ? " (JSON-RPC error " + std::to_string(*number) + ")" : std::string()), number);
-    }
-    const json::value* answered = message->if_contains("id");
-    if (!answered || !answered->is_int64() || answered->get_int64() != id) {
+    lib_detail::json_rpc::response_outcome answer = lib_detail::json_rpc::outcome(*message);
+    if (answer.error) throw error(answer.error->text, answer.error->code);
+    const lib_detail::json_rpc::message_view view = lib_detail::json_rpc::classify(response);
+    if (view.response_id != id) {
+        const json::value* answered = message->if_contains("id");
         throw error("answered request " + std::to_string(id) + " with another id (" +
                     (answered ? json::serialize(*answered) : std::string("none")) + ")");
     }
-    json::value* result = message->if_contains("result");
-    if (!result) throw error("answered request " + std::to_string(id) + " with neither a result nor an error");
-    return std::move(*result);
+    if (!answer.result) throw error("answered request " + std::to_string(id) + " with neither a result nor an error");
+    return std::move(*answer.result);
 }
 
 asio::awaitable<net::detail::connection_pool::opened> rpc_channel::post(std::string_view method, json::object params,
                                                                         std::string_view accept, std::int64_t id,
                                                                         const exchange_limits& limits) {
     if (!endpoint_pool_) throw error("its agent card was not read (connect() first)");
-    const std::string body =
-        json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
+    const std::string body = lib_detail::json_rpc::request(id, method, std::move(params));
     const net::detail::http_request request{
         .method = "POST", .target = endpoint_target_, .accept = accept, .headers = &headers_, .body = body};
     net::detail::connection_pool::opened answer;
@@ -188,8 +180,8 @@ asio::awaitable<std::unique_ptr<rpc_channel::result_stream>> rpc_channel::stream
                                                                                  const exchange_limits& limits) {
     const std::int64_t id = next_id_++;
     auto answer = co_await post(method, std::move(params), "text/event-stream", id, limits);
-    auto events = std::make_unique<result_stream>(*this, nullptr, id, limits);
-    if (is_json_content_type(answer.head.header("Content-Type"))) {
+    auto events = std::make_unique<result_stream>(*this, id, limits);
+    if (net::detail::has_media_type(answer.head.header("Content-Type"), net::detail::json_media_type)) {
         // No stream: one JSON answer (an error, or a server that does not stream).
         std::string body = co_await read_json_body(answer, limits);
         events->preload(std::move(body));
@@ -200,35 +192,27 @@ asio::awaitable<std::unique_ptr<rpc_channel::result_stream>> rpc_channel::stream
     co_return events;
 }
 
-rpc_channel::result_stream::result_stream(rpc_channel& channel, std::unique_ptr<net::detail::http_connection> connection,
-                                          std::int64_t id, exchange_limits limits)
-    : channel_(channel), connection_(std::move(connection)), id_(id), limits_(limits),
-      parser_({.max_event_size = channel.max_message_size_}) {}
+rpc_channel::result_stream::result_stream(rpc_channel& channel, std::int64_t id, exchange_limits limits)
+    : channel_(channel), id_(id), limits_(limits) {}
 
 rpc_channel::result_stream::~result_stream() = default;
 
+void rpc_channel::result_stream::attach(std::unique_ptr<net::detail::http_connection> connection) {
+    connection_ = std::move(connection);
+    events_.emplace(*connection_, channel_.max_message_size_, limits_);
+}
+
 asio::awaitable<std::optional<json::value>> rpc_channel::result_stream::next() {
-    for (;;) {
-        if (!events_.empty()) {
-            const std::string text = std::move(events_.front());
-            events_.pop_front();
-            boost::system::error_code ec;
-            raw_ = json::parse(text, ec);
-            if (ec) throw channel_.error("sent an event that is not JSON: \"" + excerpt(text) + "\"");
-            co_return channel_.result_of(raw_, id_);
-        }
+    std::string text;
+    if (preloaded_) {
+        text = std::move(*preloaded_);
+        preloaded_.reset();
+    }
+    while (text.empty()) {
         if (!connection_) co_return std::nullopt;
-        std::string_view bytes;
+        std::optional<net::sse_event> event;
         try {
-            bytes = co_await connection_->read_some(limits_);
-            if (bytes.empty()) {
-                if (parser_.in_event()) throw channel_.error("ended its stream in the middle of an event");
-                channel_.endpoint_pool_->give_back(std::move(connection_));
-                continue;
-            }
-            parser_.feed(bytes, [this](const net::sse_event& e) {
-                if (!e.data.empty()) events_.push_back(e.data);
-            });
+            event = co_await events_->next();
         } catch (const transport_error& e) {
             connection_.reset();
             throw channel_.error(std::string("its stream broke: ") + e.what());
@@ -236,7 +220,16 @@ asio::awaitable<std::optional<json::value>> rpc_channel::result_stream::next() {
             connection_.reset();
             throw channel_.error(std::string("its stream broke: ") + e.what());
         }
+        if (!event) {
+            channel_.endpoint_pool_->give_back(std::move(connection_));
+            co_return std::nullopt;
+        }
+        text = std::move(event->data);
     }
+    boost::system::error_code ec;
+    raw_ = json::parse(text, ec);
+    if (ec) throw channel_.error("sent an event that is not JSON: \"" + excerpt(text) + "\"");
+    co_return channel_.result_of(raw_, id_);
 }
 
 } // namespace forma::a2a::detail

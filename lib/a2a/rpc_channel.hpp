@@ -5,10 +5,10 @@
 #include <forma/a2a/a2a_error.hpp>
 #include <forma/a2a/agent.hpp>
 #include <forma/a2a/agent_card.hpp>
-#include <forma/net/sse_parser.hpp>
 
 #include "../net/connection_pool.hpp"
 #include "../net/credentials.hpp"
+#include "../net/event_reader.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -16,7 +16,6 @@
 #include <boost/json/value.hpp>
 
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,8 +44,7 @@ public:
     /// The results of a request answered with a stream, one by one.
     class result_stream {
     public:
-        result_stream(rpc_channel& channel, std::unique_ptr<net::detail::http_connection> connection,
-                      std::int64_t id, net::detail::exchange_limits limits);
+        result_stream(rpc_channel& channel, std::int64_t id, net::detail::exchange_limits limits);
         ~result_stream();
         /// The next result; nullopt once the stream has ended. @throws a2a_error.
         boost::asio::awaitable<std::optional<boost::json::value>> next();
@@ -54,17 +52,17 @@ public:
         const boost::json::value& raw() const noexcept { return raw_; }
 
         /// Reads events from `connection` (the head read).
-        void attach(std::unique_ptr<net::detail::http_connection> connection) { connection_ = std::move(connection); }
+        void attach(std::unique_ptr<net::detail::http_connection> connection);
         /// A whole JSON answer instead of a stream: its one result.
-        void preload(std::string response) { events_.push_back(std::move(response)); }
+        void preload(std::string response) { preloaded_ = std::move(response); }
 
     private:
         rpc_channel& channel_;
-        std::unique_ptr<net::detail::http_connection> connection_;
         std::int64_t id_;
         net::detail::exchange_limits limits_;
-        net::sse_parser parser_;
-        std::deque<std::string> events_;
+        std::optional<std::string> preloaded_;
+        std::unique_ptr<net::detail::http_connection> connection_;
+        std::optional<net::detail::event_reader> events_;
         boost::json::value raw_;
     };
 

@@ -2,6 +2,7 @@
 #include <forma/mcp/client.hpp>
 #include <forma/mcp/request_error.hpp>
 
+#include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
 #include "mcp_contents.hpp"
 
@@ -29,7 +30,6 @@ namespace json = boost::json;
 constexpr std::array supported_protocol_versions{"2025-06-18", "2025-03-26", "2024-11-05"};
 
 // JSON-RPC error codes (JSON-RPC 2.0, section 5.1).
-constexpr std::int64_t method_not_found = -32601;
 
 std::string seconds_text(std::chrono::milliseconds d) {
     const auto ms = d.count();
@@ -99,9 +99,8 @@ struct client::state : std::enable_shared_from_this<state> {
     }
 
     // Messages go out one at a time, in order, from one writer.
-    void post(json::object message) {
-        message["jsonrpc"] = "2.0";
-        outbox.push_back(json::serialize(message));
+    void post(std::string message) {
+        outbox.push_back(std::move(message));
         if (writing) return;
         writing = true;
         asio::co_spawn(executor, write_all(shared_from_this()), asio::detached);
@@ -165,43 +164,36 @@ struct client::state : std::enable_shared_from_this<state> {
             break_connection("sent a message that is not a JSON-RPC object: " + quoted(text.substr(0, 200)));
             return;
         }
-        json::object& m = message.get_object();
-        const json::value* id = m.if_contains("id");
-        const json::value* method = m.if_contains("method");
-        if (method && method->is_string()) {
-            if (id && !id->is_null()) {
-                answer_server_request(*id, method->get_string());
-            } else {
-                notification(method->get_string(), m.if_contains("params"));
-            }
+        namespace rpc = lib_detail::json_rpc;
+        const rpc::message_view view = rpc::classify(message);
+        if (view.kind == rpc::message_kind::request) {
+            answer_server_request(*view.id, view.method);
             return;
         }
-        if (!id || !id->is_int64()) {
+        if (view.kind == rpc::message_kind::notification) {
+            notification(view.method, view.params);
+            return;
+        }
+        if (view.kind != rpc::message_kind::response) {
             break_connection("sent a message that is neither a request, a notification nor an answer: " +
                              quoted(text.substr(0, 200)));
             return;
         }
-        const auto found = pending.find(id->get_int64());
+        const std::int64_t id = *view.response_id;
+        const auto found = pending.find(id);
         if (found == pending.end() || found->second->answered) {
-            if (abandoned.erase(id->get_int64()) == 0) {
-                break_connection("answered a request it was never sent (id " + std::to_string(id->get_int64()) + ")");
+            if (abandoned.erase(id) == 0) {
+                break_connection("answered a request it was never sent (id " + std::to_string(id) + ")");
             }
             return;
         }
         pending_request& request = *found->second;
         request.answered = true;
-        if (const json::value* error = m.if_contains("error"); error && error->is_object()) {
-            const json::object& e = error->get_object();
-            const json::value* code = e.if_contains("code");
-            const json::value* text_value = e.if_contains("message");
-            const std::string detail = text_value && text_value->is_string() ? std::string(text_value->get_string())
-                                                                              : std::string("no message");
-            request.failure = failure(request.method + " failed: " + lib_detail::valid_utf8(detail) +
-                                          (code && code->is_int64() ? " (JSON-RPC error " + std::to_string(code->get_int64()) + ")"
-                                                                    : std::string()),
-                                      code && code->is_int64() ? std::optional(code->get_int64()) : std::nullopt);
-        } else if (json::value* result = m.if_contains("result")) {
-            request.result = std::move(*result);
+        rpc::response_outcome answer = rpc::outcome(message.get_object());
+        if (answer.error) {
+            request.failure = failure(request.method + " failed: " + answer.error->text, answer.error->code);
+        } else if (answer.result) {
+            request.result = std::move(*answer.result);
         } else {
             request.failure = failure("answered " + request.method + " with neither a result nor an error");
         }
@@ -210,11 +202,11 @@ struct client::state : std::enable_shared_from_this<state> {
 
     void answer_server_request(const json::value& id, std::string_view method) {
         if (method == "ping") {
-            post({{"id", id}, {"result", json::object()}});
+            post(lib_detail::json_rpc::result_reply(id, json::object()));
             return;
         }
-        post({{"id", id},
-              {"error", {{"code", method_not_found}, {"message", "forma's MCP client does not offer " + lib_detail::valid_utf8(method)}}}});
+        post(lib_detail::json_rpc::error_reply(id, lib_detail::json_rpc::method_not_found,
+                                               "forma's MCP client does not offer " + std::string(method)));
     }
 
     void notification(std::string_view method, const json::value* params_value) {
@@ -268,7 +260,7 @@ struct client::state : std::enable_shared_from_this<state> {
             ~forget() { s->pending.erase(id); }
         } forget_on_exit{this, id};
         if (!waiting->tool.empty()) params["_meta"] = {{"progressToken", id}};
-        post({{"id", id}, {"method", method}, {"params", std::move(params)}});
+        post(lib_detail::json_rpc::request(id, method, std::move(params)));
 
         boost::system::error_code ec;
         co_await waiting->signal.async_wait(asio::redirect_error(asio::use_awaitable, ec));
@@ -280,8 +272,8 @@ struct client::state : std::enable_shared_from_this<state> {
         waiting->answered = true;
         abandoned.insert(id);
         const bool cancelled = ec == asio::error::operation_aborted;
-        post({{"method", "notifications/cancelled"},
-              {"params", {{"requestId", id}, {"reason", cancelled ? "cancelled by the client" : "timed out"}}}});
+        post(lib_detail::json_rpc::notification(
+            "notifications/cancelled", {{"requestId", id}, {"reason", cancelled ? "cancelled by the client" : "timed out"}}));
         if (cancelled) throw boost::system::system_error(asio::error::operation_aborted);
         throw failure("did not answer " + method + " within " + seconds_text(timeout));
     }
@@ -333,7 +325,7 @@ asio::awaitable<void> client::connect() {
     s.link->use_protocol_version(info.protocol_version);
     s.server = std::move(info);
     s.connected = true;
-    s.post({{"method", "notifications/initialized"}});
+    s.post(lib_detail::json_rpc::notification("notifications/initialized", {}));
 }
 
 const server_info& client::server() const noexcept { return state_->server; }

@@ -3,21 +3,21 @@
 #include <forma/mcp/http_transport.hpp>
 #include <forma/mcp/mcp_error.hpp>
 #include <forma/mcp/request_error.hpp>
-#include <forma/net/sse_parser.hpp>
+#include <forma/net/sse_event.hpp>
 #include <forma/net/transport_error.hpp>
 
 #include "../json/body_excerpt.hpp"
+#include "../json/json_rpc.hpp"
 #include "../net/connection_pool.hpp"
 #include "../net/credentials.hpp"
-#include "../text/ascii.hpp"
+#include "../net/event_reader.hpp"
+#include "../net/media_type.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <deque>
@@ -29,7 +29,6 @@ namespace forma::mcp {
 namespace {
 
 namespace asio = boost::asio;
-namespace json = boost::json;
 using net::detail::exchange_limits;
 using net::detail::header_list;
 using net::detail::http_connection;
@@ -39,25 +38,8 @@ using opened = net::detail::connection_pool::opened;
 constexpr std::size_t error_excerpt = 300;
 constexpr auto delete_timeout = std::chrono::seconds(2);
 
-// The id of a JSON-RPC request (a message with a method and an integer id), else nullopt.
-std::optional<std::int64_t> request_id_of(std::string_view message) {
-    boost::system::error_code ec;
-    const json::value parsed = json::parse(message, ec);
-    const json::object* object = ec ? nullptr : parsed.if_object();
-    if (!object || !object->contains("method")) return std::nullopt;
-    const json::value* id = object->if_contains("id");
-    return id && id->is_int64() ? std::optional(id->get_int64()) : std::nullopt;
-}
-
-// Whether `message` is the answer (a result or an error) to request `id`.
-bool answers(std::string_view message, std::int64_t id) {
-    boost::system::error_code ec;
-    const json::value parsed = json::parse(message, ec);
-    const json::object* object = ec ? nullptr : parsed.if_object();
-    if (!object || !(object->contains("result") || object->contains("error"))) return false;
-    const json::value* answered = object->if_contains("id");
-    return answered && answered->is_int64() && answered->get_int64() == id;
-}
+using lib_detail::json_rpc::answers;
+using lib_detail::json_rpc::request_id_of;
 
 // A session id must be visible ASCII (MCP, "Session Management").
 bool is_visible_ascii(std::string_view text) {
@@ -119,19 +101,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
 
     // The messages of a JSON body: one message, or a batch of them.
     void deliver_body(std::string body) {
-        const auto first = body.find_first_not_of(" \t\r\n");
-        if (first == std::string::npos) return;
-        if (body[first] != '[') {
-            deliver(std::move(body));
-            return;
-        }
-        boost::system::error_code ec;
-        const json::value batch = json::parse(body, ec);
-        if (ec || !batch.is_array()) {
-            deliver(std::move(body)); // the client reports what is wrong with it
-            return;
-        }
-        for (const json::value& message : batch.get_array()) deliver(json::serialize(message));
+        for (std::string& message : lib_detail::json_rpc::messages_of(std::move(body))) deliver(std::move(message));
     }
 
     header_list request_headers() const {
@@ -197,18 +167,14 @@ struct http_link : std::enable_shared_from_this<http_link> {
             ~listed() { link.streams.erase(stream); }
         } listing{*self, connection.get()};
         self->streams.insert(listing.stream);
-        net::sse_parser parser({.max_event_size = self->options.max_message_size});
+        net::detail::event_reader events(*connection, self->options.max_message_size, self->stream_limits());
         std::optional<std::string> broken;
         bool answered = false;
         try {
-            for (;;) {
-                const std::string_view bytes = co_await connection->read_some(self->stream_limits());
-                if (bytes.empty()) break;
-                parser.feed(bytes, [&](const net::sse_event& event) {
-                    if (event.type != "message" || event.data.empty()) return;
-                    answered = answered || (request && answers(event.data, *request));
-                    self->deliver(event.data);
-                });
+            while (std::optional<net::sse_event> event = co_await events.next()) {
+                if (event->type != "message" || event->data.empty()) continue;
+                answered = answered || (request && answers(event->data, *request));
+                self->deliver(std::move(event->data));
             }
         } catch (const std::exception& e) {
             broken = e.what();
@@ -226,7 +192,8 @@ struct http_link : std::enable_shared_from_this<http_link> {
     static asio::awaitable<void> listen(std::shared_ptr<http_link> self) {
         try {
             opened answer = co_await self->open("GET", {}, "text/event-stream", self->head_limits());
-            if (answer.head.status == 200 && lib_detail::istarts_with(answer.head.header("Content-Type"), "text/event-stream")) {
+            if (answer.head.status == 200 &&
+                net::detail::has_media_type(answer.head.header("Content-Type"), net::detail::event_stream_media_type)) {
                 co_await read_stream(self, std::move(answer.connection), std::nullopt);
             }
         } catch (const std::exception&) {
@@ -247,7 +214,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
             fail_post(request, "answered HTTP " + std::to_string(status) + said);
         }
         keep_session(answer.head);
-        if (status == 200 && lib_detail::istarts_with(answer.head.header("Content-Type"), "text/event-stream")) {
+        if (status == 200 && net::detail::has_media_type(answer.head.header("Content-Type"), net::detail::event_stream_media_type)) {
             asio::co_spawn(executor, read_stream(shared_from_this(), std::move(answer.connection), request),
                            asio::detached);
         } else {

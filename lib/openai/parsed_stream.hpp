@@ -8,6 +8,7 @@
 //   std::vector<agent_response_update> whole(std::string_view body);     // a server that ignored "stream"
 
 #include "transport.hpp"
+#include "../net/media_type.hpp"
 
 #include <forma/chat/update_stream.hpp>
 
@@ -71,7 +72,7 @@ private:
         request_body_.clear();
         request_body_.shrink_to_fit();
         // A server that ignores "stream" answers with one JSON body: hand it out as updates.
-        if (body_.head().header("content-type").starts_with("application/json")) {
+        if (net::detail::has_media_type(body_.head().header("content-type"), net::detail::json_media_type)) {
             replied_whole_ = true;
             const std::string text = co_await body_.read_rest();
             whole_ = mapping_.whole(text);

@@ -213,6 +213,29 @@ TEST(mcp_http_faults, a_stream_cut_short_is_an_error) {
     EXPECT_NE(what.find("broke while an answer was streamed"), std::string::npos) << what;
 }
 
+TEST(mcp_http_faults, a_stream_whose_body_ends_inside_the_answers_event_fails_that_request) {
+    const std::string what = call_echo("", [](const request&, const json::object& m) {
+        const json::object answer{{"jsonrpc", "2.0"}, {"id", m.at("id")}, {"result", {{"content", json::array()}}}};
+        // Framed whole, but the event's closing blank line never comes: the answer was cut.
+        return forma_test::scripted_http_server::response(200, "text/event-stream", "data: " + json::serialize(answer) + "\n");
+    });
+    EXPECT_NE(what.find("ended in the middle of an event"), std::string::npos) << what;
+}
+
+TEST(mcp_http_faults, an_event_stream_media_type_is_recognised_in_any_case_and_with_parameters) {
+    asio::io_context io;
+    forma_test::scripted_http_server server(io, handshake_then([](const request&, const json::object& m) {
+        const json::object answer{{"jsonrpc", "2.0"},
+                                  {"id", m.at("id")},
+                                  {"result", {{"content", {{{"type", "text"}, {"text", "streamed"}}}}}}};
+        return forma_test::scripted_http_server::response(200, "Text/Event-Stream; charset=utf-8",
+                                                          "data: " + json::serialize(answer) + "\n\n");
+    }));
+    const auto result = run_over_http<forma::mcp::call_result>(
+        io, {.url = server.url("/mcp")}, [](client& c) { return c.call_tool("anything", json::object()); });
+    EXPECT_EQ(result.text(), "streamed");
+}
+
 TEST(mcp_http_faults, an_answer_past_the_size_limit_is_an_error) {
     const std::string what = call_echo(
         "",

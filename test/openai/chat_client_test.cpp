@@ -581,6 +581,22 @@ TEST_F(chat_client_test, a_server_that_ignores_stream_is_read_as_one_update_list
     EXPECT_EQ(forma::to_agent_response(updates).text(), "whole at once");
 }
 
+TEST_F(chat_client_test, a_json_media_type_is_recognised_in_any_case_and_with_parameters) {
+    auto& s = server();
+    forma::openai::chat_client client(io.get_executor(), options_for(s));
+    auto whole = scripted_reply::completion("whole, in capitals");
+    whole.content_type = "Application/JSON ; charset=utf-8";
+    s.enqueue(whole);
+    const auto updates = run(drain(client.get_streaming_response(ask("x"), {})));
+    EXPECT_EQ(forma::to_agent_response(updates).text(), "whole, in capitals");
+
+    auto stream = scripted_reply::stream("streamed anyway", 4);
+    stream.content_type = "TEXT/Event-Stream; charset=utf-8";
+    s.enqueue(stream);
+    const auto streamed = run(drain(client.get_streaming_response(ask("y"), {})));
+    EXPECT_EQ(forma::to_agent_response(streamed).text(), "streamed anyway");
+}
+
 TEST_F(chat_client_test, cancelling_a_stalled_stream_closes_the_connection_promptly) {
     auto& s = server();
     forma::openai::chat_client client(io.get_executor(), options_for(s)); // idle timeout 10 s
