@@ -23,15 +23,15 @@ json::array to_parts(const std::vector<chat_message>& messages) {
     for (const chat_message& message : messages) {
         for (const content& c : message.contents) {
             if (const auto* text = std::get_if<text_content>(&c)) {
-                if (!text->text.empty()) parts.push_back({{"kind", "text"}, {"text", lib_detail::valid_utf8(text->text)}});
+                if (!text->text.empty()) parts.push_back({{"kind", "text"}, {"text", json_detail::valid_utf8(text->text)}});
             } else if (const auto* data = std::get_if<data_content>(&c)) {
                 json::object file{{"bytes", data->base64()}};
-                if (!data->media_type.empty()) file["mimeType"] = lib_detail::valid_utf8(data->media_type);
-                if (!data->name.empty()) file["name"] = lib_detail::valid_utf8(data->name);
+                if (!data->media_type.empty()) file["mimeType"] = json_detail::valid_utf8(data->media_type);
+                if (!data->name.empty()) file["name"] = json_detail::valid_utf8(data->name);
                 parts.push_back({{"kind", "file"}, {"file", std::move(file)}});
             } else if (const auto* link = std::get_if<uri_content>(&c)) {
-                json::object file{{"uri", lib_detail::valid_utf8(link->uri)}};
-                if (!link->media_type.empty()) file["mimeType"] = lib_detail::valid_utf8(link->media_type);
+                json::object file{{"uri", json_detail::valid_utf8(link->uri)}};
+                if (!link->media_type.empty()) file["mimeType"] = json_detail::valid_utf8(link->media_type);
                 parts.push_back({{"kind", "file"}, {"file", std::move(file)}});
             }
         }
@@ -42,8 +42,8 @@ json::array to_parts(const std::vector<chat_message>& messages) {
 content from_part(const json::value& part) {
     const json::object* o = part.if_object();
     if (!o) return unknown_content("a2a.part", json::object{{"part", part}});
-    const std::string kind = lib_detail::string_member(*o, "kind");
-    if (kind == "text") return keeping(text_content(lib_detail::string_member(*o, "text")), part);
+    const std::string kind = json_detail::string_member(*o, "kind");
+    if (kind == "text") return keeping(text_content(json_detail::string_member(*o, "text")), part);
     if (kind == "data") {
         const json::value* data = o->if_contains("data");
         return keeping(text_content(data ? json::serialize(*data) : std::string("null")), part);
@@ -52,14 +52,14 @@ content from_part(const json::value& part) {
         const json::value* file_value = o->if_contains("file");
         const json::object* file = file_value ? file_value->if_object() : nullptr;
         if (file) {
-            const std::string media_type = lib_detail::string_member(*file, "mimeType");
+            const std::string media_type = json_detail::string_member(*file, "mimeType");
             if (const json::value* bytes = file->if_contains("bytes"); bytes && bytes->is_string()) {
                 try {
-                    return keeping(data_content::from_base64(bytes->get_string(), media_type, lib_detail::string_member(*file, "name")), part);
+                    return keeping(data_content::from_base64(bytes->get_string(), media_type, json_detail::string_member(*file, "name")), part);
                 } catch (const error&) {
                     // Not base64: kept as it came, below.
                 }
-            } else if (const std::string uri = lib_detail::string_member(*file, "uri"); !uri.empty()) {
+            } else if (const std::string uri = json_detail::string_member(*file, "uri"); !uri.empty()) {
                 return keeping(uri_content(uri, media_type), part);
             }
         }

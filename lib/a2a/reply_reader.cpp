@@ -28,8 +28,8 @@ continuation_token task_token(const std::string& task_id, const std::string& con
 
 std::string task_of(const continuation_token& token) {
     const json::object* o = token.value().if_object();
-    if (!o || lib_detail::string_member(*o, "kind") != "a2a.task") return {};
-    return lib_detail::string_member(*o, "task_id");
+    if (!o || json_detail::string_member(*o, "kind") != "a2a.task") return {};
+    return json_detail::string_member(*o, "task_id");
 }
 
 reply_reader::reply_reader(std::string author, std::string agent_id, bool with_tokens)
@@ -60,7 +60,7 @@ agent_response_update reply_reader::contents_update(std::vector<content> content
 // The status message is the answer when there is no artifact, and the question when the
 // task waits for the caller; it is read once the task has stopped.
 void reply_reader::read_status(const json::object& status, const json::value& raw, std::vector<agent_response_update>& out) {
-    state_ = lib_detail::string_member(status, "state");
+    state_ = json_detail::string_member(status, "state");
     const json::value* message = status.if_contains("message");
     status_text_.clear();
     std::vector<content> said;
@@ -80,19 +80,19 @@ void reply_reader::read_status(const json::object& status, const json::value& ra
 std::vector<agent_response_update> reply_reader::read(const json::value& result) {
     std::vector<agent_response_update> out;
     const json::object* o = result.if_object();
-    const std::string kind = o ? lib_detail::string_member(*o, "kind") : std::string();
+    const std::string kind = o ? json_detail::string_member(*o, "kind") : std::string();
     if (kind == "message") {
         answered_by_message_ = true;
-        context_id_ = lib_detail::string_member(*o, "contextId");
+        context_id_ = json_detail::string_member(*o, "contextId");
         agent_response_update u = contents_update(from_parts(o->if_contains("parts")), result);
-        u.message_id = lib_detail::string_member(*o, "messageId");
+        u.message_id = json_detail::string_member(*o, "messageId");
         u.response_id = u.message_id;
         out.push_back(std::move(u));
     } else if (kind == "task") {
-        task_id_ = lib_detail::string_member(*o, "id");
-        context_id_ = lib_detail::string_member(*o, "contextId");
+        task_id_ = json_detail::string_member(*o, "id");
+        context_id_ = json_detail::string_member(*o, "contextId");
         const json::value* status = o->if_contains("status");
-        state_ = status && status->is_object() ? lib_detail::string_member(status->get_object(), "state") : std::string();
+        state_ = status && status->is_object() ? json_detail::string_member(status->get_object(), "state") : std::string();
         if (const json::value* artifacts = o->if_contains("artifacts"); artifacts && artifacts->is_array()) {
             for (const json::value& artifact : artifacts->get_array()) {
                 if (!artifact.is_object()) continue;
@@ -106,13 +106,13 @@ std::vector<agent_response_update> reply_reader::read(const json::value& result)
             out.push_back(header(result));
         }
     } else if (kind == "status-update") {
-        if (task_id_.empty()) task_id_ = lib_detail::string_member(*o, "taskId");
-        if (context_id_.empty()) context_id_ = lib_detail::string_member(*o, "contextId");
+        if (task_id_.empty()) task_id_ = json_detail::string_member(*o, "taskId");
+        if (context_id_.empty()) context_id_ = json_detail::string_member(*o, "contextId");
         const json::value* status = o->if_contains("status");
         if (status && status->is_object()) read_status(status->get_object(), result, out);
     } else if (kind == "artifact-update") {
-        if (task_id_.empty()) task_id_ = lib_detail::string_member(*o, "taskId");
-        if (context_id_.empty()) context_id_ = lib_detail::string_member(*o, "contextId");
+        if (task_id_.empty()) task_id_ = json_detail::string_member(*o, "taskId");
+        if (context_id_.empty()) context_id_ = json_detail::string_member(*o, "contextId");
         const json::value* artifact = o->if_contains("artifact");
         if (artifact && artifact->is_object()) {
             artifacts_seen_ = true;

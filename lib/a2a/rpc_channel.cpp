@@ -26,18 +26,18 @@ constexpr std::string_view card_path = "/.well-known/agent-card.json";
 
 // The JSON-RPC endpoint a card names: "url" (A2A 0.3), else a JSONRPC entry of supportedInterfaces.
 std::string endpoint_of(const json::object& card) {
-    if (std::string url = lib_detail::string_member(card, "url"); !url.empty()) return url;
+    if (std::string url = json_detail::string_member(card, "url"); !url.empty()) return url;
     if (const json::value* interfaces = card.if_contains("supportedInterfaces"); interfaces && interfaces->is_array()) {
         for (const json::value& entry : interfaces->get_array()) {
-            if (entry.is_object() && lib_detail::string_member(entry.get_object(), "protocolBinding") == "JSONRPC") {
-                return lib_detail::string_member(entry.get_object(), "url");
+            if (entry.is_object() && json_detail::string_member(entry.get_object(), "protocolBinding") == "JSONRPC") {
+                return json_detail::string_member(entry.get_object(), "url");
             }
         }
     }
     return {};
 }
 
-std::string excerpt(std::string_view text) { return lib_detail::body_excerpt(text, error_excerpt); }
+std::string excerpt(std::string_view text) { return json_detail::body_excerpt(text, error_excerpt); }
 
 } // namespace
 
@@ -45,7 +45,7 @@ rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& op
     : rpc_channel(executor, options, net::parse_base_url(options.url)) {}
 
 rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& options, net::base_url base)
-    : executor_(executor), url_(lib_detail::valid_utf8(options.url)), max_message_size_(options.max_message_size),
+    : executor_(executor), url_(json_detail::valid_utf8(options.url)), max_message_size_(options.max_message_size),
       timeouts_(options.timeouts), headers_(options.headers.begin(), options.headers.end()),
       trust_(options.trust),
       tls_(base.tls ? net::detail::make_tls_client_context(trust_) : nullptr), card_pool_(executor, std::move(base), tls_) {
@@ -92,11 +92,11 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
     if (ec || !parsed.is_object()) throw error("its agent card at " + where + " is not a JSON object: \"" + excerpt(body) + "\"");
     json::object& raw = parsed.get_object();
     agent_card card;
-    card.name = lib_detail::string_member(raw, "name");
+    card.name = json_detail::string_member(raw, "name");
     if (card.name.empty()) throw error("its agent card at " + where + " has no \"name\" string");
-    card.description = lib_detail::string_member(raw, "description");
-    card.version = lib_detail::string_member(raw, "version");
-    card.protocol_version = lib_detail::string_member(raw, "protocolVersion");
+    card.description = json_detail::string_member(raw, "description");
+    card.version = json_detail::string_member(raw, "version");
+    card.protocol_version = json_detail::string_member(raw, "protocolVersion");
     card.url = endpoint_of(raw);
     if (card.url.empty()) throw error("its agent card at " + where + " names no JSON-RPC endpoint (\"url\")");
     if (const json::value* caps = raw.if_contains("capabilities"); caps && caps->is_object()) {
@@ -106,8 +106,8 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
     if (const json::value* skills = raw.if_contains("skills"); skills && skills->is_array()) {
         for (const json::value& s : skills->get_array()) {
             if (!s.is_object()) continue;
-            card.skills.push_back({lib_detail::string_member(s.get_object(), "id"), lib_detail::string_member(s.get_object(), "name"),
-                                   lib_detail::string_member(s.get_object(), "description")});
+            card.skills.push_back({json_detail::string_member(s.get_object(), "id"), json_detail::string_member(s.get_object(), "name"),
+                                   json_detail::string_member(s.get_object(), "description")});
         }
     }
     net::base_url endpoint;
@@ -127,9 +127,9 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
 json::value rpc_channel::result_of(json::value response, std::int64_t id) const {
     json::object* message = response.if_object();
     if (!message) throw error("answered with something that is not a JSON-RPC object");
-    lib_detail::json_rpc::response_outcome answer = lib_detail::json_rpc::outcome(*message);
+    json_detail::json_rpc::response_outcome answer = json_detail::json_rpc::outcome(*message);
     if (answer.error) throw error(answer.error->text, answer.error->code);
-    const lib_detail::json_rpc::message_view view = lib_detail::json_rpc::classify(response);
+    const json_detail::json_rpc::message_view view = json_detail::json_rpc::classify(response);
     if (view.response_id != id) {
         const json::value* answered = message->if_contains("id");
         throw error("answered request " + std::to_string(id) + " with another id (" +
@@ -143,7 +143,7 @@ asio::awaitable<net::detail::connection_pool::opened> rpc_channel::post(std::str
                                                                         std::string_view accept, std::int64_t id,
                                                                         const exchange_limits& limits) {
     if (!endpoint_pool_) throw error("its agent card was not read (connect() first)");
-    const std::string body = lib_detail::json_rpc::request(id, method, std::move(params));
+    const std::string body = json_detail::json_rpc::request(id, method, std::move(params));
     const net::detail::http_request request{
         .method = "POST", .target = endpoint_target_, .accept = accept, .headers = &headers_, .body = body};
     net::detail::connection_pool::opened answer;

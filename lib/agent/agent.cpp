@@ -79,8 +79,8 @@ std::shared_ptr<agent_session> agent::create_session() const {
 }
 
 boost::asio::awaitable<std::shared_ptr<agent_session>> agent::open_session(session_id id) {
-    throw error("the agent \"" + lib_detail::valid_utf8(name()) + "\" keeps no sessions by id, so it cannot run session \"" +
-                lib_detail::valid_utf8(id.str()) +
+    throw error("the agent \"" + json_detail::valid_utf8(name()) + "\" keeps no sessions by id, so it cannot run session \"" +
+                json_detail::valid_utf8(id.str()) +
                 "\": give it a session_store (stored_agent, or agent_builder::use_session_store), or pass the "
                 "agent_session itself");
     co_return nullptr;

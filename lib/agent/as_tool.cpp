@@ -3,7 +3,7 @@
 #include <boost/describe/class.hpp>
 
 namespace forma {
-namespace tools_detail {
+namespace chat_detail {
 namespace {
 
 struct agent_input {
@@ -32,11 +32,11 @@ std::string tool_description(const agent& inner, const agent_tool_options& optio
     return options.description.empty() ? std::string(inner.description()) : options.description;
 }
 
-} // namespace tools_detail
+} // namespace chat_detail
 
 function_tool as_tool(agent& inner, agent_tool_options options) {
-    std::string name = tools_detail::tool_name(inner, options);
-    std::string description = tools_detail::tool_description(inner, options);
+    std::string name = chat_detail::tool_name(inner, options);
+    std::string description = chat_detail::tool_description(inner, options);
     boost::json::object input{{"type", "string"}};
     if (!options.input_description.empty()) input["description"] = options.input_description;
     boost::json::object parameters{{"type", "object"},
@@ -45,8 +45,8 @@ function_tool as_tool(agent& inner, agent_tool_options options) {
                                    {"additionalProperties", false}};
     function_tool::invoker_type invoker = [&inner, run_options = std::move(options.run_options)](
                                               const tool_invocation& call) -> boost::asio::awaitable<boost::json::value> {
-        tools_detail::agent_input input = tools_detail::read_arguments<tools_detail::agent_input>(call.arguments);
-        co_return co_await tools_detail::run_agent(inner, std::move(input.input), run_options, call);
+        chat_detail::agent_input input = chat_detail::read_arguments<chat_detail::agent_input>(call.arguments);
+        co_return co_await chat_detail::run_agent(inner, std::move(input.input), run_options, call);
     };
     return function_tool(std::move(name), std::move(description), std::move(parameters), std::move(invoker),
                          options.tool);

@@ -26,7 +26,7 @@ std::vector<output_error> errors_of(const agent_response<>& answer, const output
     if (answer.continuation_token || !answer.approval_requests().empty()) return {}; // not an answer yet
     std::string_view text;
     std::string storage;
-    if (std::exception_ptr error = detail::structured_output_text(answer, text, storage)) {
+    if (std::exception_ptr error = model_detail::structured_output_text(answer, text, storage)) {
         try {
             std::rethrow_exception(error);
         } catch (const json_error& e) { // no text, or `null`: the model can do better

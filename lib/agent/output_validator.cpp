@@ -28,7 +28,7 @@ std::optional<boost::json::value> parsed(std::string_view answer, std::vector<ou
     const std::size_t used = parser.write(answer.data(), answer.size(), ec);
     if (!ec) parser.finish(ec);
     if (!ec) return parser.release();
-    errors.push_back({"", "invalid JSON: " + ec.message() + " (" + lib_detail::line_and_column(answer, used) + ")"});
+    errors.push_back({"", "invalid JSON: " + ec.message() + " (" + json_detail::line_and_column(answer, used) + ")"});
     return std::nullopt;
 }
 

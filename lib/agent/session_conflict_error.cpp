@@ -7,7 +7,7 @@ namespace forma {
 namespace {
 
 std::string conflict_message(const session_id& id, std::uint64_t loaded, std::uint64_t stored) {
-    std::string message = "the session \"" + lib_detail::valid_utf8(id.str()) + "\" was ";
+    std::string message = "the session \"" + json_detail::valid_utf8(id.str()) + "\" was ";
     message += loaded == 0 ? std::string("never loaded") : "loaded at version " + std::to_string(loaded);
     message += stored == 0 ? std::string(", but the store holds none now (erased or expired)")
                            : ", but the store holds version " + std::to_string(stored) + " (another writer saved first)";

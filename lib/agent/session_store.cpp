@@ -11,7 +11,9 @@
 
 namespace forma {
 
-namespace lib_detail {
+namespace agent_detail {
+
+using json_detail::valid_utf8;
 
 std::string stored_session_json(const agent_session& session, std::size_t max_bytes) {
     if (session.id.empty()) throw error("a session needs an id to be saved");
@@ -30,7 +32,7 @@ agent_session stored_session_from_json(std::string_view json) {
     return boost::json::value_to<agent_session>(boost::json::parse(json));
 }
 
-} // namespace lib_detail
+} // namespace agent_detail
 
 session_store::~session_store() = default;
 
@@ -48,13 +50,13 @@ boost::asio::awaitable<std::optional<agent_session>> in_memory_session_store::lo
         sessions_.erase(found);
         co_return std::nullopt;
     }
-    agent_session session = lib_detail::stored_session_from_json(found->second.json);
+    agent_session session = agent_detail::stored_session_from_json(found->second.json);
     session.version = found->second.version;
     co_return session;
 }
 
 boost::asio::awaitable<void> in_memory_session_store::save(agent_session& session) {
-    std::string json = lib_detail::stored_session_json(session, options_.max_session_bytes);
+    std::string json = agent_detail::stored_session_json(session, options_.max_session_bytes);
     auto found = sessions_.find(session.id);
     if (found != sessions_.end() && expired(found->second)) {
         sessions_.erase(found);

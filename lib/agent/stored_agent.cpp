@@ -70,7 +70,7 @@ asio::awaitable<agent_response<>> stored_agent::resume(session_id id, agent_run_
     std::shared_ptr<agent_session> session = co_await open_session(id);
     std::optional<continuation_token> token = pending_run(*session);
     if (!token)
-        throw error("the session \"" + lib_detail::valid_utf8(id.str()) + "\" has no background run to resume");
+        throw error("the session \"" + json_detail::valid_utf8(id.str()) + "\" has no background run to resume");
     options.continuation_token = std::move(token);
     co_return co_await run(agent_input(), std::move(session), std::move(options));
 }

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace forma::lib_detail {
+namespace forma::agent_detail {
 
 /** The JSON a store keeps for `session`.
     @throws error for a session without an id, or whose JSON is larger than `max_bytes`.
@@ -18,4 +18,4 @@ std::string stored_session_json(const agent_session& session, std::size_t max_by
 /// boost::system::system_error (not JSON).
 agent_session stored_session_from_json(std::string_view json);
 
-} // namespace forma::lib_detail
+} // namespace forma::agent_detail

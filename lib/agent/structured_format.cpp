@@ -1,6 +1,6 @@
 #include <forma/agent/structured_format.hpp>
 
-namespace forma::detail {
+namespace forma::agent_detail {
 
 boost::json::object wrap_in_data_object(const boost::json::object& schema) {
     boost::json::object inner = schema;
@@ -17,4 +17,4 @@ boost::json::object wrap_in_data_object(const boost::json::object& schema) {
     return wrapper;
 }
 
-} // namespace forma::detail
+} // namespace forma::agent_detail

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace forma::tools_detail {
+namespace forma::chat_detail {
 namespace {
 
 bool is_approval(const content& c) noexcept {
@@ -124,7 +124,7 @@ prepared_conversation prepare_conversation(std::vector<chat_message> messages) {
     }
     for (const auto& [id, answer] : answers)
         if (!asked.count(id) && !answered.count(answer.call.call_id))
-            throw tool_error("the approval answer \"" + lib_detail::valid_utf8(id) +
+            throw tool_error("the approval answer \"" + json_detail::valid_utf8(id) +
                                  "\" matches no approval request in the conversation: answer in a run on the "
                                  "session whose run asked",
                              answer.call.name, answer.call.call_id);
@@ -160,4 +160,4 @@ std::vector<content> approval_requests(std::vector<function_call_content> calls)
     return out;
 }
 
-} // namespace forma::tools_detail
+} // namespace forma::chat_detail

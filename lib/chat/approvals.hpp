@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace forma::tools_detail {
+namespace forma::chat_detail {
 
 /// A call whose approval was asked and that has no result yet, with the caller's decision.
 struct pending_approval {
@@ -49,4 +49,4 @@ void ask_approval(std::vector<chat_message>& messages);
 /// The calls as approval requests, in order.
 std::vector<content> approval_requests(std::vector<function_call_content> calls);
 
-} // namespace forma::tools_detail
+} // namespace forma::chat_detail

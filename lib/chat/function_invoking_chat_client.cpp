@@ -11,8 +11,8 @@
 
 namespace forma {
 
-using tools_detail::approval_group;
-using tools_detail::pending_approval;
+using chat_detail::approval_group;
+using chat_detail::pending_approval;
 
 namespace {
 
@@ -39,7 +39,7 @@ public:
                    chat_options request)
         : inner_(inner), options_(options), request_(std::move(request)),
           runner_(inner.get_executor(), request_.tools, options_, request_.telemetry),
-          prepared_(tools_detail::prepare_conversation(std::move(messages))) {}
+          prepared_(chat_detail::prepare_conversation(std::move(messages))) {}
 
     chat_client& inner() const noexcept { return inner_; }
     const std::vector<chat_message>& conversation() const noexcept { return prepared_.messages; }
@@ -48,9 +48,9 @@ public:
     boost::asio::awaitable<std::vector<chat_message>> resolve_approvals() {
         std::vector<std::vector<chat_message>> groups;
         for (const approval_group& group : prepared_.pending)
-            groups.push_back(tools_detail::result_messages(co_await resolve(group)));
+            groups.push_back(chat_detail::result_messages(co_await resolve(group)));
         for (std::size_t i = groups.size(); i-- > 0;) // last first: places before stay valid
-            tools_detail::place_results(prepared_.messages, prepared_.pending[i], groups[i]);
+            chat_detail::place_results(prepared_.messages, prepared_.pending[i], groups[i]);
         // Answered approvals are new input: a token would only poll the turn that asked.
         if (!groups.empty()) request_.continuation_token.reset();
         prepared_.pending.clear();
@@ -90,7 +90,7 @@ public:
             request_.tool_choice = tool_choice::automatic();
         // A token polled the turn that made these calls; the next request sends their results.
         request_.continuation_token.reset();
-        std::vector<chat_message> messages = tools_detail::result_messages(std::move(results));
+        std::vector<chat_message> messages = chat_detail::result_messages(std::move(results));
         prepared_.messages.insert(prepared_.messages.end(), messages.begin(), messages.end());
         co_return messages;
     }
@@ -104,15 +104,15 @@ private:
         std::vector<function_result_content> results;
         std::size_t next_ran = 0;
         for (const pending_approval& p : group.calls)
-            results.push_back(p.approved ? std::move(ran[next_ran++]) : tools_detail::rejected_result(p.call, p.reason));
+            results.push_back(p.approved ? std::move(ran[next_ran++]) : chat_detail::rejected_result(p.call, p.reason));
         co_return results;
     }
 
     chat_client& inner_;
     const function_invocation_options& options_;
     chat_options request_;
-    tools_detail::tool_runner runner_;
-    tools_detail::prepared_conversation prepared_;
+    chat_detail::tool_runner runner_;
+    chat_detail::prepared_conversation prepared_;
     std::size_t rounds_ = 0;
     bool last_request_ = false;
 };
@@ -143,7 +143,7 @@ boost::asio::awaitable<agent_response<>> function_invoking_chat_client::get_resp
             co_return out;
         }
         if (run.needs_approval(calls)) {
-            tools_detail::ask_approval(turn.messages);
+            chat_detail::ask_approval(turn.messages);
             model_detail::add_response(out, std::move(turn));
             co_return out;
         }
@@ -234,7 +234,7 @@ private:
         calls_update_ = agent_response_update();
         if (!calls_update.role) calls_update.role = chat_role::assistant();
         if (run_.needs_approval(calls_)) {
-            calls_update.contents = tools_detail::approval_requests(std::move(calls_));
+            calls_update.contents = chat_detail::approval_requests(std::move(calls_));
             ready_.push_back(std::move(calls_update));
             return;
         }

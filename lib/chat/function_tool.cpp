@@ -55,7 +55,7 @@ void require_object_schema(std::string_view tool_name, const boost::json::object
     const boost::json::value* type = parameters.if_contains("type");
     if (!type) not_an_object_schema(tool_name, "it has no \"type\"");
     if (*type != "object")
-        not_an_object_schema(tool_name, "its \"type\" is " + lib_detail::valid_utf8(boost::json::serialize(*type)));
+        not_an_object_schema(tool_name, "its \"type\" is " + json_detail::valid_utf8(boost::json::serialize(*type)));
 }
 
 } // namespace
@@ -107,7 +107,7 @@ std::string tool_arguments_text(const function_call_content& call) {
     return boost::json::serialize(call.arguments);
 }
 
-namespace tools_detail {
+namespace chat_detail {
 
 boost::json::value parse_arguments(std::string_view text) {
     if (text.empty()) return boost::json::object();
@@ -120,10 +120,10 @@ boost::json::value parse_arguments(std::string_view text) {
     if (!ec) parser.finish(ec);
     if (ec)
         throw tool_arguments_error("", "the arguments are not valid JSON: " + ec.message() + " at " +
-                                           lib_detail::line_and_column(text, used),
+                                           json_detail::line_and_column(text, used),
                                    used);
     boost::json::value arguments = parser.release();
-    if (const auto at = lib_detail::repair_parsed_numbers(arguments))
+    if (const auto at = json_detail::repair_parsed_numbers(arguments))
         throw tool_arguments_error(*at, "a number too large for a double");
     return arguments;
 }
@@ -142,5 +142,5 @@ boost::json::object object_schema(std::string_view tool_name, const boost::json:
     return *object; // function_tool's constructor checks its "type"
 }
 
-} // namespace tools_detail
+} // namespace chat_detail
 } // namespace forma

@@ -14,10 +14,10 @@
 
 #include <algorithm>
 
-namespace forma::tools_detail {
+namespace forma::chat_detail {
 
 namespace asio = boost::asio;
-using lib_detail::valid_utf8;
+using json_detail::valid_utf8;
 
 namespace {
 
@@ -148,7 +148,7 @@ asio::awaitable<tool_runner::outcome> tool_runner::invoke(const function_call_co
         span.fail("timeout", message);
         co_return failure(call, message);
     }
-    if (const auto bad = lib_detail::find_invalid_utf8(result)) {
+    if (const auto bad = json_detail::find_invalid_utf8(result)) {
         const std::string message = "the tool's result holds text that is not valid UTF-8 (at \"" + bad->path + "\")";
         span.fail("invalid_result", message);
         co_return failure(call, message);
@@ -208,4 +208,4 @@ asio::awaitable<std::vector<function_result_content>> tool_runner::run(const std
     co_return out;
 }
 
-} // namespace forma::tools_detail
+} // namespace forma::chat_detail

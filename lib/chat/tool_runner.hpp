@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace forma::tools_detail {
+namespace forma::chat_detail {
 
 class tool_runner {
 public:
@@ -57,4 +57,4 @@ std::vector<chat_message> result_messages(std::vector<function_result_content> r
 /// "rejected: <reason>" (or "rejected" without one): what the model reads for a call the caller refused.
 function_result_content rejected_result(const function_call_content& call, std::string_view reason);
 
-} // namespace forma::tools_detail
+} // namespace forma::chat_detail

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace forma::lib_detail {
+namespace forma::json_detail {
 
 /** At most `limit` bytes of `body` for a message: registered secrets redacted first (so a cut
     leaves no part of one), valid UTF-8 (bad bytes as U+FFFD), whitespace runs as one space,
@@ -41,4 +41,4 @@ inline std::string body_excerpt(std::string_view body, std::size_t limit = 300) 
     return out;
 }
 
-} // namespace forma::lib_detail
+} // namespace forma::json_detail

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace forma::lib_detail {
+namespace forma::json_detail {
 
 struct invalid_utf8_text {
     /// JSON Pointer of the string, or of the object whose member name is bad: the
@@ -89,4 +89,4 @@ std::optional<invalid_utf8_text> find_invalid_utf8(const Json& root) {
     return invalid_utf8_finder().in(root);
 }
 
-} // namespace forma::lib_detail
+} // namespace forma::json_detail

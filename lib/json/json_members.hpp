@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace forma::lib_detail {
+namespace forma::json_detail {
 
 /// The string member `key` of `o` as valid UTF-8, or "" when it is absent or not a string.
 inline std::string string_member(const boost::json::object& o, std::string_view key) {
@@ -16,4 +16,4 @@ inline std::string string_member(const boost::json::object& o, std::string_view 
     return v && v->is_string() ? valid_utf8(v->get_string()) : std::string();
 }
 
-} // namespace forma::lib_detail
+} // namespace forma::json_detail

@@ -6,7 +6,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-namespace forma::lib_detail::json_rpc {
+namespace forma::json_detail::json_rpc {
 
 namespace json = boost::json;
 
@@ -107,4 +107,4 @@ std::optional<std::int64_t> request_id_of(std::string_view message) {
     return view.id->get_int64();
 }
 
-} // namespace forma::lib_detail::json_rpc
+} // namespace forma::json_detail::json_rpc

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace forma::lib_detail::json_rpc {
+namespace forma::json_detail::json_rpc {
 
 /// `{"jsonrpc":"2.0","id":id,"method":method,"params":params}` as text.
 std::string request(std::int64_t id, std::string_view method, boost::json::object params);
@@ -60,4 +60,4 @@ bool answers(std::string_view message, std::int64_t id);
 /// The id of `message` (text) when it is a request with an integer id.
 std::optional<std::int64_t> request_id_of(std::string_view message);
 
-} // namespace forma::lib_detail::json_rpc
+} // namespace forma::json_detail::json_rpc

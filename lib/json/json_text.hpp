@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace forma::lib_detail {
+namespace forma::json_detail {
 
 /// A member name as a JSON Pointer token: `~` written `~0` and `/` written `~1`.
 inline std::string pointer_token(std::string_view key) {
@@ -66,4 +66,4 @@ inline std::string valid_utf8(std::string_view s) {
     return out.append(s);
 }
 
-} // namespace forma::lib_detail
+} // namespace forma::json_detail

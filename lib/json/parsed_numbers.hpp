@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace forma::lib_detail {
+namespace forma::json_detail {
 
 /** Boost.JSON 1.81 reads `0e400` as NaN (0 × ∞) and `1e400` as infinity, and writes them
     back as `NaN` and `Infinity`, which are not JSON. Sets each NaN to the 0 its text
@@ -54,4 +54,4 @@ inline std::optional<std::string> repair_parsed_numbers(boost::json::value& root
     return std::nullopt;
 }
 
-} // namespace forma::lib_detail
+} // namespace forma::json_detail

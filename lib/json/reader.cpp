@@ -254,7 +254,7 @@ bool reader::fail_syntax(const char* what) {
         fail("invalid JSON: unexpected end of input (" + std::string(what) + ")");
     else // line and column make a syntax error findable in a long model answer
         fail("invalid JSON: " + std::string(what) + " (" +
-             lib_detail::line_and_column(std::string_view(begin_, static_cast<std::size_t>(end - begin_)),
+             json_detail::line_and_column(std::string_view(begin_, static_cast<std::size_t>(end - begin_)),
                                          static_cast<std::size_t>(p - begin_)) +
              ")");
     fatal_ = true;
@@ -398,7 +398,7 @@ std::string json_pointer(const std::vector<path_segment>& innermost_first) {
             pointer += std::to_string(it->index);
             continue;
         }
-        pointer += lib_detail::pointer_token(it->key);
+        pointer += json_detail::pointer_token(it->key);
     }
     return pointer;
 }

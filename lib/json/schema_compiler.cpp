@@ -106,7 +106,7 @@ private:
     // Keyword values are checked here so that validation can trust them.
     void keyword(node_id id, std::string_view key, const json::value& v,
                  const std::string& location, std::size_t depth) {
-        const std::string at = location + "/" + lib_detail::pointer_token(key);
+        const std::string at = location + "/" + json_detail::pointer_token(key);
         std::string quoted(1, '"'); // not `"\"" + std::string(key)`: GCC 12 warns falsely on it
         quoted.append(key).push_back('"');
         schema_node& n = c_.nodes_[id]; // a deque: stays valid while children are added
@@ -167,7 +167,7 @@ private:
             pending_.push_back({id, std::string(v.get_string()), at});
         } else if (key == "$defs" || key == "definitions") {
             for (const auto& m : object_of("schemas"))
-                sub(m.value(), at + "/" + lib_detail::pointer_token(m.key()));
+                sub(m.value(), at + "/" + json_detail::pointer_token(m.key()));
         } else if (key == "$id") {
             // Elsewhere than the root, $id changes what "#..." refers to below it.
             if (!location.empty()) fail(at, "\"$id\" is supported only at the root");
@@ -239,12 +239,12 @@ private:
             n.unique_items = v.get_bool();
         } else if (key == "properties") {
             for (const auto& m : object_of("schemas")) {
-                const node_id child = sub(m.value(), at + "/" + lib_detail::pointer_token(m.key()));
+                const node_id child = sub(m.value(), at + "/" + json_detail::pointer_token(m.key()));
                 c_.nodes_[id].properties.emplace(std::string(m.key()), child);
             }
         } else if (key == "patternProperties") {
             for (const auto& m : object_of("schemas")) {
-                const std::string where = at + "/" + lib_detail::pointer_token(m.key());
+                const std::string where = at + "/" + json_detail::pointer_token(m.key());
                 compiled_pattern p = make_pattern(m.key(), where);
                 const node_id child = sub(m.value(), where);
                 c_.nodes_[id].pattern_properties.emplace_back(std::move(p), child);
@@ -264,7 +264,7 @@ private:
                 const auto* list = m.value().if_array();
                 if (!list || !std::all_of(list->begin(), list->end(),
                                           [](const json::value& x) { return x.is_string(); }))
-                    fail(at + "/" + lib_detail::pointer_token(m.key()),
+                    fail(at + "/" + json_detail::pointer_token(m.key()),
                          "\"dependentRequired\" values must be arrays of strings");
                 std::vector<std::string> names;
                 for (const auto& name : *list)
@@ -273,7 +273,7 @@ private:
             }
         } else if (key == "dependentSchemas") {
             for (const auto& m : object_of("schemas")) {
-                const node_id child = in_place(m.value(), at + "/" + lib_detail::pointer_token(m.key()));
+                const node_id child = in_place(m.value(), at + "/" + json_detail::pointer_token(m.key()));
                 c_.nodes_[id].dependent_schemas.emplace_back(std::string(m.key()), child);
             }
         } else if (key == "allOf") {
@@ -355,7 +355,7 @@ private:
                 target = nullptr;
             }
             if (!target) unresolved();
-            location.append("/").append(lib_detail::pointer_token(token));
+            location.append("/").append(json_detail::pointer_token(token));
         }
         return *target;
     }

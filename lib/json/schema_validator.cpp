@@ -337,7 +337,7 @@ private:
             if (o.contains(name))
                 for (const std::string& other : needed)
                     if (!o.contains(other))
-                        report(sink, at + "/dependentRequired/" + lib_detail::pointer_token(name),
+                        report(sink, at + "/dependentRequired/" + json_detail::pointer_token(name),
                                "member " + quoted_excerpt(name, 64) + " requires member " +
                                    quoted_excerpt(other, 64));
         if (n.property_names)
@@ -363,7 +363,7 @@ private:
             for (const auto& [pattern, child] : n.pattern_properties) {
                 const match_result m = search(pattern, key);
                 if (m == match_result::too_complex)
-                    report(sink, at + "/patternProperties/" + lib_detail::pointer_token(pattern.source),
+                    report(sink, at + "/patternProperties/" + json_detail::pointer_token(pattern.source),
                            "member name could not be matched against the pattern " +
                                quoted_excerpt(pattern.source, 64) + ": the match is too complex");
                 if (m != match_result::yes) continue;
@@ -497,7 +497,7 @@ private:
         std::string p;
         for (const auto& s : path_) {
             p += '/';
-            p += s.is_index ? std::to_string(s.index) : lib_detail::pointer_token(s.key);
+            p += s.is_index ? std::to_string(s.index) : json_detail::pointer_token(s.key);
         }
         return p;
     }
@@ -534,9 +534,9 @@ schema_validator schema_validator::from_text(std::string_view schema_text,
     if (!ec) parser.finish(ec);
     if (ec)
         throw schema_error("schema text is not valid JSON: " + ec.message() + " at " +
-                           lib_detail::line_and_column(schema_text, used));
+                           json_detail::line_and_column(schema_text, used));
     json::value schema = parser.release();
-    if (const auto at = lib_detail::repair_parsed_numbers(schema))
+    if (const auto at = json_detail::repair_parsed_numbers(schema))
         throw schema_error("schema text has a number too large for a double at " + *at);
     return schema_validator(std::move(schema), options);
 }

@@ -96,7 +96,7 @@ private:
             const json::object* definitions = defs->if_object();
             if (!definitions) return fail(path, "\"$defs\" must be an object");
             for (const auto& d : *definitions)
-                check_value(d.value(), path + "/$defs/" + lib_detail::pointer_token(d.key()), depth);
+                check_value(d.value(), path + "/$defs/" + json_detail::pointer_token(d.key()), depth);
         }
     }
 
@@ -116,7 +116,7 @@ private:
         for (const auto& member : *members) {
             if (std::find(names->begin(), names->end(), json::value(member.key())) == names->end())
                 return fail(path, about("required", "lacks \"" + std::string(member.key()) + '"'));
-            check_value(member.value(), path + "/properties/" + lib_detail::pointer_token(member.key()), depth);
+            check_value(member.value(), path + "/properties/" + json_detail::pointer_token(member.key()), depth);
             if (violation_) return;
         }
     }

@@ -14,8 +14,8 @@
 
 namespace forma::json_detail {
 
-using lib_detail::digits;
-using lib_detail::number_at;
+using text_detail::digits;
+using text_detail::number_at;
 
 namespace {
 

@@ -38,7 +38,7 @@ std::string seconds_text(std::chrono::milliseconds d) {
 
 std::string quoted(std::string_view text) {
     std::string out(1, '"');
-    out += lib_detail::valid_utf8(text);
+    out += json_detail::valid_utf8(text);
     out += '"';
     return out;
 }
@@ -164,7 +164,7 @@ struct client::state : std::enable_shared_from_this<state> {
             break_connection("sent a message that is not a JSON-RPC object: " + quoted(text.substr(0, 200)));
             return;
         }
-        namespace rpc = lib_detail::json_rpc;
+        namespace rpc = json_detail::json_rpc;
         const rpc::message_view view = rpc::classify(message);
         if (view.kind == rpc::message_kind::request) {
             answer_server_request(*view.id, view.method);
@@ -202,10 +202,10 @@ struct client::state : std::enable_shared_from_this<state> {
 
     void answer_server_request(const json::value& id, std::string_view method) {
         if (method == "ping") {
-            post(lib_detail::json_rpc::result_reply(id, json::object()));
+            post(json_detail::json_rpc::result_reply(id, json::object()));
             return;
         }
-        post(lib_detail::json_rpc::error_reply(id, lib_detail::json_rpc::method_not_found,
+        post(json_detail::json_rpc::error_reply(id, json_detail::json_rpc::method_not_found,
                                                "forma's MCP client does not offer " + std::string(method)));
     }
 
@@ -222,16 +222,16 @@ struct client::state : std::enable_shared_from_this<state> {
                 p.total = total->to_number<double>();
             }
             if (const json::value* text = params->if_contains("message"); text && text->is_string()) {
-                p.message = lib_detail::valid_utf8(text->get_string());
+                p.message = json_detail::valid_utf8(text->get_string());
             }
             options.on_progress(p);
         } else if (method == "notifications/message" && params && options.on_log) {
             log_message log;
             if (const json::value* level = params->if_contains("level"); level && level->is_string()) {
-                log.level = lib_detail::valid_utf8(level->get_string());
+                log.level = json_detail::valid_utf8(level->get_string());
             }
             if (const json::value* logger = params->if_contains("logger"); logger && logger->is_string()) {
-                log.logger = lib_detail::valid_utf8(logger->get_string());
+                log.logger = json_detail::valid_utf8(logger->get_string());
             }
             if (const json::value* data = params->if_contains("data")) log.data = *data;
             options.on_log(log);
@@ -260,7 +260,7 @@ struct client::state : std::enable_shared_from_this<state> {
             ~forget() { s->pending.erase(id); }
         } forget_on_exit{this, id};
         if (!waiting->tool.empty()) params["_meta"] = {{"progressToken", id}};
-        post(lib_detail::json_rpc::request(id, method, std::move(params)));
+        post(json_detail::json_rpc::request(id, method, std::move(params)));
 
         boost::system::error_code ec;
         co_await waiting->signal.async_wait(asio::redirect_error(asio::use_awaitable, ec));
@@ -272,7 +272,7 @@ struct client::state : std::enable_shared_from_this<state> {
         waiting->answered = true;
         abandoned.insert(id);
         const bool cancelled = ec == asio::error::operation_aborted;
-        post(lib_detail::json_rpc::notification(
+        post(json_detail::json_rpc::notification(
             "notifications/cancelled", {{"requestId", id}, {"reason", cancelled ? "cancelled by the client" : "timed out"}}));
         if (cancelled) throw boost::system::system_error(asio::error::operation_aborted);
         throw failure("did not answer " + method + " within " + seconds_text(timeout));
@@ -315,17 +315,17 @@ asio::awaitable<void> client::connect() {
     info.protocol_version = std::string(offered);
     if (const json::value* server = result.if_contains("serverInfo"); server && server->is_object()) {
         const json::object& o = server->get_object();
-        if (const json::value* n = o.if_contains("name"); n && n->is_string()) info.name = lib_detail::valid_utf8(n->get_string());
-        if (const json::value* v = o.if_contains("version"); v && v->is_string()) info.version = lib_detail::valid_utf8(v->get_string());
+        if (const json::value* n = o.if_contains("name"); n && n->is_string()) info.name = json_detail::valid_utf8(n->get_string());
+        if (const json::value* v = o.if_contains("version"); v && v->is_string()) info.version = json_detail::valid_utf8(v->get_string());
     }
     if (const json::value* caps = result.if_contains("capabilities"); caps && caps->is_object()) info.capabilities = caps->get_object();
     if (const json::value* text = result.if_contains("instructions"); text && text->is_string()) {
-        info.instructions = lib_detail::valid_utf8(text->get_string());
+        info.instructions = json_detail::valid_utf8(text->get_string());
     }
     s.link->use_protocol_version(info.protocol_version);
     s.server = std::move(info);
     s.connected = true;
-    s.post(lib_detail::json_rpc::notification("notifications/initialized", {}));
+    s.post(json_detail::json_rpc::notification("notifications/initialized", {}));
 }
 
 const server_info& client::server() const noexcept { return state_->server; }

@@ -38,8 +38,8 @@ using opened = net::detail::connection_pool::opened;
 constexpr std::size_t error_excerpt = 300;
 constexpr auto delete_timeout = std::chrono::seconds(2);
 
-using lib_detail::json_rpc::answers;
-using lib_detail::json_rpc::request_id_of;
+using json_detail::json_rpc::answers;
+using json_detail::json_rpc::request_id_of;
 
 // A session id must be visible ASCII (MCP, "Session Management").
 bool is_visible_ascii(std::string_view text) {
@@ -50,7 +50,7 @@ bool is_visible_ascii(std::string_view text) {
 struct http_link : std::enable_shared_from_this<http_link> {
     http_link(asio::any_io_executor ex, http_server s)
         : executor(std::move(ex)), options(std::move(s)), server(net::parse_base_url(options.url)),
-          target(server.path.empty() ? "/" : server.path), name("MCP server at " + lib_detail::valid_utf8(options.url)),
+          target(server.path.empty() ? "/" : server.path), name("MCP server at " + json_detail::valid_utf8(options.url)),
           connections(executor, server, tls_context(server, options)), arrived(executor, asio::steady_timer::time_point::max()) {
         secrets.add_named(options.headers);
     }
@@ -101,7 +101,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
 
     // The messages of a JSON body: one message, or a batch of them.
     void deliver_body(std::string body) {
-        for (std::string& message : lib_detail::json_rpc::messages_of(std::move(body))) deliver(std::move(message));
+        for (std::string& message : json_detail::json_rpc::messages_of(std::move(body))) deliver(std::move(message));
     }
 
     header_list request_headers() const {
@@ -153,7 +153,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
         } catch (const transport_error&) {
             // The status says enough.
         }
-        text = lib_detail::body_excerpt(text, error_excerpt);
+        text = json_detail::body_excerpt(text, error_excerpt);
         co_return text.empty() ? std::string() : ": " + text;
     }
 
@@ -184,7 +184,7 @@ struct http_link : std::enable_shared_from_this<http_link> {
         } else if (!self->closed && request && !answered) {
             // The server's own stream may end at any time; an answer's stream may not before the answer.
             self->fail_request(*request, "the connection broke while an answer was streamed (" +
-                                             lib_detail::valid_utf8(*broken) + ")");
+                                             json_detail::valid_utf8(*broken) + ")");
         }
     }
 

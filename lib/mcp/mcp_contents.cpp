@@ -12,9 +12,9 @@ namespace json = boost::json;
 
 // Base64 data as bytes; text the server calls base64 but is not stays out, said in text instead.
 content binary(const json::object& item, std::string_view data_key, const std::string& name) {
-    const std::string media_type = lib_detail::string_member(item, "mimeType");
+    const std::string media_type = json_detail::string_member(item, "mimeType");
     try {
-        data_content data = data_content::from_base64(lib_detail::string_member(item, data_key), media_type, name);
+        data_content data = data_content::from_base64(json_detail::string_member(item, data_key), media_type, name);
         data.raw_representation = item;
         return data;
     } catch (const error&) {
@@ -24,17 +24,17 @@ content binary(const json::object& item, std::string_view data_key, const std::s
 }
 
 content read_content(const json::value& value) {
-    if (!value.is_object()) return text_content(lib_detail::valid_utf8(json::serialize(value)));
+    if (!value.is_object()) return text_content(json_detail::valid_utf8(json::serialize(value)));
     const json::object& item = value.get_object();
-    const std::string type = lib_detail::string_member(item, "type");
+    const std::string type = json_detail::string_member(item, "type");
     if (type == "text") {
-        text_content text(lib_detail::string_member(item, "text"));
+        text_content text(json_detail::string_member(item, "text"));
         text.raw_representation = item;
         return text;
     }
     if (type == "image" || type == "audio") return binary(item, "data", {});
     if (type == "resource_link") {
-        uri_content link(lib_detail::string_member(item, "uri"), lib_detail::string_member(item, "mimeType"));
+        uri_content link(json_detail::string_member(item, "uri"), json_detail::string_member(item, "mimeType"));
         link.raw_representation = item;
         return link;
     }
@@ -42,8 +42,8 @@ content read_content(const json::value& value) {
         const json::value* resource = item.if_contains("resource");
         if (resource && resource->is_object()) {
             const json::object& r = resource->get_object();
-            if (r.contains("blob")) return binary(r, "blob", lib_detail::string_member(r, "uri"));
-            text_content text(lib_detail::string_member(r, "text"));
+            if (r.contains("blob")) return binary(r, "blob", json_detail::string_member(r, "uri"));
+            text_content text(json_detail::string_member(r, "text"));
             text.raw_representation = item;
             return text;
         }
@@ -79,13 +79,13 @@ tool_info read_tool_info(const json::value& entry, const std::string& server) {
     if (!entry.is_object()) malformed(server, "a tool that is not a JSON object");
     const json::object& o = entry.get_object();
     tool_info tool;
-    tool.name = lib_detail::string_member(o, "name");
+    tool.name = json_detail::string_member(o, "name");
     if (tool.name.empty()) malformed(server, "a tool without a name");
-    tool.title = lib_detail::string_member(o, "title");
-    tool.description = lib_detail::string_member(o, "description");
+    tool.title = json_detail::string_member(o, "title");
+    tool.description = json_detail::string_member(o, "description");
     const json::value* schema = o.if_contains("inputSchema");
     if (!schema || !schema->is_object()) {
-        malformed(server, "the tool \"" + lib_detail::valid_utf8(tool.name) + "\" without an inputSchema object");
+        malformed(server, "the tool \"" + json_detail::valid_utf8(tool.name) + "\" without an inputSchema object");
     }
     tool.input_schema = schema->get_object();
     if (const json::value* output = o.if_contains("outputSchema"); output && output->is_object()) {

@@ -155,7 +155,7 @@ public:
                                                     ? std::filesystem::current_path()
                                                     : std::filesystem::path(server_.working_directory);
         if (const auto why = not_a_directory(directory)) {
-            throw mcp_error(describe() + ": the working directory \"" + lib_detail::valid_utf8(directory.string()) +
+            throw mcp_error(describe() + ": the working directory \"" + json_detail::valid_utf8(directory.string()) +
                                 "\" " + *why,
                             describe());
         }
@@ -169,7 +169,7 @@ public:
                                        bp::process_environment(env), bp::process_start_dir(directory));
         if (ec) {
             reap_failed_child(launcher.pid);
-            throw mcp_error(describe() + " could not be started: " + lib_detail::valid_utf8(ec.message()), describe());
+            throw mcp_error(describe() + " could not be started: " + json_detail::valid_utf8(ec.message()), describe());
         }
         child_->process.emplace(std::move(process));
         asio::co_spawn(executor_, keep_stderr(child_, server_.stderr_kept), asio::detached);
@@ -237,9 +237,9 @@ public:
         child_->errors.close(ec);
     }
 
-    std::string describe() const override { return "MCP stdio server \"" + lib_detail::valid_utf8(command_line(server_)) + "\""; }
+    std::string describe() const override { return "MCP stdio server \"" + json_detail::valid_utf8(command_line(server_)) + "\""; }
 
-    std::string diagnostics() const override { return lib_detail::valid_utf8(child_->stderr_tail); }
+    std::string diagnostics() const override { return json_detail::valid_utf8(child_->stderr_tail); }
 
 private:
     // The program to run: a command with a '/' is a path (from `directory` when relative, as the
@@ -248,7 +248,7 @@ private:
         if (server_.command.find('/') == std::string::npos) {
             std::filesystem::path found = bp::environment::find_executable(server_.command);
             if (found.empty()) {
-                throw mcp_error(describe() + ": \"" + lib_detail::valid_utf8(server_.command) + "\" is not on PATH",
+                throw mcp_error(describe() + ": \"" + json_detail::valid_utf8(server_.command) + "\" is not on PATH",
                                 describe());
             }
             return found;
@@ -257,7 +257,7 @@ private:
         if (const auto why = cannot_run(directory / program)) { // `program` itself when it is absolute
             std::string named = "the program \"" + server_.command + "\"";
             if (program.is_relative()) named += " (" + (directory / program).lexically_normal().string() + ")";
-            throw mcp_error(describe() + ": " + lib_detail::valid_utf8(named) + " " + *why, describe());
+            throw mcp_error(describe() + ": " + json_detail::valid_utf8(named) + " " + *why, describe());
         }
         return program;
     }

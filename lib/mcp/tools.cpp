@@ -42,7 +42,7 @@ function_tool remote_tool(client& remote, const tool_info& info) {
     try {
         validator = std::make_shared<const schema_validator>(info.input_schema);
     } catch (const schema_error& e) {
-        throw mcp_error(remote.describe() + ": the input schema of the tool \"" + lib_detail::valid_utf8(info.name) +
+        throw mcp_error(remote.describe() + ": the input schema of the tool \"" + json_detail::valid_utf8(info.name) +
                             "\" is not JSON Schema forma can check: " + e.what(),
                         remote.describe());
     }

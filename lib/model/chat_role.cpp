@@ -12,7 +12,7 @@ chat_role::chat_role(std::string value) : value_(std::move(value)) {
 }
 
 bool operator==(const chat_role& a, const chat_role& b) noexcept {
-    return lib_detail::iequals(a.value_, b.value_);
+    return text_detail::iequals(a.value_, b.value_);
 }
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const chat_role& role) {

@@ -12,7 +12,7 @@ finish_reason::finish_reason(std::string value) : value_(std::move(value)) {
 }
 
 bool operator==(const finish_reason& a, const finish_reason& b) noexcept {
-    return lib_detail::iequals(a.value_, b.value_);
+    return text_detail::iequals(a.value_, b.value_);
 }
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const finish_reason& reason) {

@@ -11,8 +11,8 @@
 
 namespace forma::model_detail {
 
-using lib_detail::digits;
-using lib_detail::number_at;
+using text_detail::digits;
+using text_detail::number_at;
 
 std::string format_time(time_point t) {
     using namespace std::chrono;
@@ -111,7 +111,7 @@ std::string describe(const boost::json::value& v) {
 
 std::string member_path(std::string_view key) {
     std::string path = "/"; // appended, not "/" + token: GCC 12 warns falsely on that operator+
-    path += lib_detail::pointer_token(key);
+    path += json_detail::pointer_token(key);
     return path;
 }
 

@@ -27,9 +27,9 @@ boost::json::object parse_schema(std::string_view name, std::string_view text) {
     const std::string what = "schema text of response format \"" + std::string(name) + "\"";
     if (ec)
         throw schema_error(what + " is not valid JSON: " + ec.message() + " at " +
-                           lib_detail::line_and_column(text, used));
+                           json_detail::line_and_column(text, used));
     boost::json::value schema = parser.release();
-    if (const auto at = lib_detail::repair_parsed_numbers(schema))
+    if (const auto at = json_detail::repair_parsed_numbers(schema))
         throw schema_error(what + " has a number too large for a double at " + *at);
     if (!schema.is_object())
         throw schema_error(what + " must be a JSON object, got " + describe(schema));

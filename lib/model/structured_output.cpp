@@ -15,7 +15,7 @@ output_truncated_error::output_truncated_error(std::string partial_text)
       partial_text_(redact_secrets(partial_text)) {}
 output_truncated_error::~output_truncated_error() = default;
 
-namespace detail {
+namespace model_detail {
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -72,5 +72,5 @@ std::exception_ptr structured_output_text(const agent_response<>& response, std:
     return nullptr;
 }
 
-} // namespace detail
+} // namespace model_detail
 } // namespace forma

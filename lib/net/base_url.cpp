@@ -6,7 +6,7 @@
 
 namespace forma::net {
 
-using lib_detail::iequals;
+using text_detail::iequals;
 
 namespace {
 
@@ -51,7 +51,7 @@ base_url parse_base_url(std::string_view url) {
         fail(url, "user information is not allowed (pass the API key in the options)");
 
     std::string problem;
-    const std::optional<lib_detail::url_authority> split = lib_detail::split_authority(authority, problem);
+    const std::optional<net::detail::url_authority> split = net::detail::split_authority(authority, problem);
     if (!split) fail(url, problem);
     result.host = split->host;
     if (split->port) {

@@ -9,7 +9,7 @@ namespace forma::net::detail {
 bool names_credential(std::string_view name) {
     static constexpr std::array<std::string_view, 8> marks{"auth",     "key",    "token",      "secret",
                                                            "password", "passwd", "credential", "cookie"};
-    const std::string lower = lib_detail::to_lower(std::string(name));
+    const std::string lower = text_detail::to_lower(std::string(name));
     return std::any_of(marks.begin(), marks.end(), [&](std::string_view mark) { return lower.find(mark) != std::string::npos; });
 }
 

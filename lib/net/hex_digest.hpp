@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace forma::lib_detail {
+namespace forma::net::detail {
 
 inline std::string hex_digest(const EVP_MD* algorithm, std::string_view data) {
     unsigned char digest[EVP_MAX_MD_SIZE];
@@ -25,4 +25,4 @@ inline std::string hex_digest(const EVP_MD* algorithm, std::string_view data) {
     return out;
 }
 
-} // namespace forma::lib_detail
+} // namespace forma::net::detail

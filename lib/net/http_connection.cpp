@@ -38,7 +38,7 @@ using boost::system::error_code;
 using std::chrono::milliseconds;
 using clock = std::chrono::steady_clock;
 
-using lib_detail::iequals;
+using text_detail::iequals;
 
 namespace {
 

@@ -20,7 +20,7 @@ inline bool has_media_type(std::string_view content_type, std::string_view type)
     const auto not_space = [](char c) { return c != ' ' && c != '\t'; };
     while (!essence.empty() && !not_space(essence.front())) essence.remove_prefix(1);
     while (!essence.empty() && !not_space(essence.back())) essence.remove_suffix(1);
-    return lib_detail::iequals(essence, type);
+    return text_detail::iequals(essence, type);
 }
 
 } // namespace forma::net::detail

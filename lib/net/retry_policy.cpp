@@ -10,8 +10,8 @@
 namespace forma::net {
 namespace {
 
-using lib_detail::digits;
-using lib_detail::number_at;
+using text_detail::digits;
+using text_detail::number_at;
 using std::chrono::milliseconds;
 
 std::string_view trim(std::string_view s) {

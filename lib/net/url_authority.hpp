@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace forma::lib_detail {
+namespace forma::net::detail {
 
 struct url_authority {
     std::string host;
@@ -62,4 +62,4 @@ inline std::optional<url_authority> split_authority(std::string_view authority, 
     return out;
 }
 
-} // namespace forma::lib_detail
+} // namespace forma::net::detail

@@ -85,7 +85,7 @@ void check_additional_properties(const chat_options& options, std::initializer_l
 /* serialize() would copy bytes that are not UTF-8 as they are, and the server would reject
    the body as invalid JSON. */
 void require_utf8(const boost::json::object& body) {
-    const auto bad = lib_detail::find_invalid_utf8(body);
+    const auto bad = json_detail::find_invalid_utf8(body);
     if (!bad) return;
     throw error("the OpenAI request holds text that is not valid UTF-8: " +
                 std::string(bad->in_member_name ? "a member name in the object at \"" : "the string at \"") +

@@ -13,7 +13,7 @@
 namespace forma::openai {
 namespace {
 
-using namespace responses_wire;
+using namespace detail::responses_wire;
 
 // Events of the API's own items that only frame what the mapped events carry. Any other
 // event (a hosted tool's progress, audio, a type that does not exist yet) is kept raw.
@@ -51,10 +51,10 @@ agent_response<> parse_responses_response(std::string_view body, int status) {
 
     agent_response<> response;
     response.response_id = wire.id.value_or("");
-    response.created_at = wire::to_time(wire.created_at);
+    response.created_at = detail::wire::to_time(wire.created_at);
     if (wire.model) response.additional_properties["model"] = *wire.model;
     if (wire.usage) response.usage = to_usage(*wire.usage);
-    response.raw_representation = wire::parse_raw(body);
+    response.raw_representation = detail::wire::parse_raw(body);
 
     chat_message message(chat_role::assistant(), std::vector<content>{});
     message.message_id = response.response_id;
@@ -178,7 +178,7 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
         if (kind == "function_call" || kind == "reasoning") {
             add_item_contents(item, nullptr, contents);
         } else {
-            const boost::json::value raw = wire::parse_raw(data);
+            const boost::json::value raw = detail::wire::parse_raw(data);
             const boost::json::value* raw_of_item = raw.as_object().if_contains("item");
             add_item_contents(item, raw_of_item, contents);
         }
@@ -190,9 +190,9 @@ std::optional<agent_response_update> responses_stream_parser::map(std::string_vi
         known = false;
     }
 
-    if (!known) update.raw_representation = wire::parse_raw(data);
+    if (!known) update.raw_representation = detail::wire::parse_raw(data);
     update.response_id = response_id_;
-    update.created_at = wire::to_time(created_);
+    update.created_at = detail::wire::to_time(created_);
     if (!update.contents.empty() && !std::all_of(update.contents.begin(), update.contents.end(), [](const content& c) {
             return std::holds_alternative<usage_content>(c);
         }))

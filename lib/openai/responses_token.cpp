@@ -17,7 +17,7 @@ constexpr std::size_t max_quoted = 200;
 constexpr std::size_t max_id_size = 256;
 
 [[noreturn]] void not_ours(const continuation_token& token, std::string_view why) {
-    throw error("the continuation token " + lib_detail::body_excerpt(token.to_string(), max_quoted) + " is not one responses_client issued (" + std::string(why) +
+    throw error("the continuation token " + json_detail::body_excerpt(token.to_string(), max_quoted) + " is not one responses_client issued (" + std::string(why) +
                 "); pass back the token a responses_client run returned, unchanged");
 }
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace forma::openai::responses_wire {
+namespace forma::openai::detail::responses_wire {
 namespace {
 
 function_call_content to_function_call(const item_wire& item) {
@@ -110,4 +110,4 @@ http_error failure_of(const response_wire& response, int status) {
 
 bool is_unfinished(std::string_view status) noexcept { return status == "queued" || status == "in_progress"; }
 
-} // namespace forma::openai::responses_wire
+} // namespace forma::openai::detail::responses_wire

@@ -19,7 +19,7 @@
 #include <variant>
 #include <vector>
 
-namespace forma::openai::responses_wire {
+namespace forma::openai::detail::responses_wire {
 
 using wire::ignored_wire;
 
@@ -153,4 +153,4 @@ http_error failure_of(const response_wire& response, int status);
 /// Whether `status` is one a background response has before it ends.
 bool is_unfinished(std::string_view status) noexcept;
 
-} // namespace forma::openai::responses_wire
+} // namespace forma::openai::detail::responses_wire

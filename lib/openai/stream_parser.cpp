@@ -42,7 +42,7 @@ bool stream_parser::is_answer(const pending_call& call) const noexcept {
 void stream_parser::flush_calls(agent_response_update& update) {
     for (pending_call& call : calls_)
         if (!is_answer(call)) // its arguments went out as text
-            update.contents.emplace_back(wire::to_function_call(std::move(call.id), std::move(call.name),
+            update.contents.emplace_back(detail::wire::to_function_call(std::move(call.id), std::move(call.name),
                                                                 std::move(call.arguments)));
     calls_.clear();
 }
@@ -59,12 +59,12 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
         return update;
     }
 
-    wire::completion_wire chunk = wire::read_completion(event.data);
-    if (chunk.error) throw wire::to_http_error(0, *chunk.error);
+    detail::wire::completion_wire chunk = detail::wire::read_completion(event.data);
+    if (chunk.error) throw detail::wire::to_http_error(0, *chunk.error);
 
     agent_response_update update;
     bool carries = false;
-    wire::choice_wire* choice = wire::first_choice(chunk);
+    detail::wire::choice_wire* choice = detail::wire::first_choice(chunk);
     if (choice) {
         if (auto& delta = choice->delta) {
             if (delta->role && !delta->role->empty()) {
@@ -80,7 +80,7 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
                 update.contents.emplace_back(refusal_content(std::move(*delta->refusal)));
             if (delta->tool_calls) {
                 for (std::size_t i = 0; i < delta->tool_calls->size(); ++i) {
-                    wire::tool_call_wire& call = (*delta->tool_calls)[i];
+                    detail::wire::tool_call_wire& call = (*delta->tool_calls)[i];
                     const std::int64_t index = call.index.value_or(0);
                     if (index < 0 || index >= max_tool_calls)
                         throw json_error("/choices/0/delta/tool_calls/" + std::to_string(i) + "/index",
@@ -115,19 +115,19 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
             flush_calls(update);
         }
     }
-    if (chunk.usage) update.contents.emplace_back(usage_content(wire::to_usage(*chunk.usage)));
+    if (chunk.usage) update.contents.emplace_back(usage_content(detail::wire::to_usage(*chunk.usage)));
     if (!carries && update.contents.empty()) return std::nullopt;
 
     update.response_id = std::move(chunk.id).value_or("");
     if (choice) update.message_id = update.response_id;
-    update.created_at = wire::to_time(chunk.created);
+    update.created_at = detail::wire::to_time(chunk.created);
     if (chunk.model && *chunk.model != model_) {
         model_ = *chunk.model;
         update.additional_properties["model"] = model_;
     }
     if (options_.keep_raw_chunks) {
         update.raw_representation = boost::json::parse(event.data);
-        (void)lib_detail::repair_parsed_numbers(update.raw_representation); // as parse_raw does
+        (void)json_detail::repair_parsed_numbers(update.raw_representation); // as parse_raw does
     }
     return update;
 }

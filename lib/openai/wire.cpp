@@ -6,7 +6,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-namespace forma::openai::wire {
+namespace forma::openai::detail::wire {
 
 completion_wire read_completion(std::string_view json) { return forma::from_json<completion_wire>(json); }
 
@@ -16,7 +16,7 @@ boost::json::value parse_raw(std::string_view body) {
     boost::system::error_code ec;
     boost::json::value v = boost::json::parse(body, ec, {}, options);
     if (ec) throw json_error("", "invalid JSON: " + ec.message());
-    (void)lib_detail::repair_parsed_numbers(v); // raw: a number too large stays infinite
+    (void)json_detail::repair_parsed_numbers(v); // raw: a number too large stays infinite
     return v;
 }
 
@@ -74,7 +74,7 @@ boost::json::object parse_arguments(std::string_view arguments) {
     if (arguments.empty()) return {};
     boost::system::error_code ec;
     boost::json::value v = boost::json::parse(arguments, ec);
-    if (ec || !v.is_object() || lib_detail::repair_parsed_numbers(v)) return {};
+    if (ec || !v.is_object() || json_detail::repair_parsed_numbers(v)) return {};
     return std::move(v.get_object());
 }
 
@@ -91,4 +91,4 @@ function_call_content to_function_call(std::string id, std::string name, std::st
     return call;
 }
 
-} // namespace forma::openai::wire
+} // namespace forma::openai::detail::wire

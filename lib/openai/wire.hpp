@@ -24,7 +24,7 @@
 #include <variant>
 #include <vector>
 
-namespace forma::openai::wire {
+namespace forma::openai::detail::wire {
 
 struct function_wire {
     std::optional<std::string> name;
@@ -153,4 +153,4 @@ boost::json::object parse_arguments(std::string_view arguments);
 */
 function_call_content to_function_call(std::string id, std::string name, std::string arguments);
 
-} // namespace forma::openai::wire
+} // namespace forma::openai::detail::wire

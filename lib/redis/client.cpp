@@ -65,7 +65,7 @@ redis_error_kind kind_of_error_reply(std::string_view text) {
 std::string first_word_upper(std::string_view name) {
     std::string out(name.substr(0, 40));
     for (char& c : out) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-    return lib_detail::valid_utf8(out);
+    return json_detail::valid_utf8(out);
 }
 
 } // namespace
@@ -99,7 +99,7 @@ struct connection {
 struct client::state : std::enable_shared_from_this<state> {
     state(asio::any_io_executor ex, client_options o)
         : executor(std::move(ex)), options(std::move(o)), connect_signal(executor), backoff_timer(executor) {
-        name = "redis at " + lib_detail::valid_utf8(options.host) + ":" + std::to_string(options.port);
+        name = "redis at " + json_detail::valid_utf8(options.host) + ":" + std::to_string(options.port);
         secrets.add(options.password);
         connect_signal.expires_at(clock::time_point::max());
     }
@@ -221,7 +221,7 @@ struct client::state : std::enable_shared_from_this<state> {
                                  " bytes (max_reply_bytes), or announced one");
         else
             break_connection(c, redis_error_kind::protocol,
-                             "sent bytes that are not RESP (" + lib_detail::valid_utf8(c->reader.error()) + ")");
+                             "sent bytes that are not RESP (" + json_detail::valid_utf8(c->reader.error()) + ")");
     }
 
     bool deliver(const std::shared_ptr<connection>& c, reply r) {
@@ -288,7 +288,7 @@ struct client::state : std::enable_shared_from_this<state> {
 
     redis_error error_reply(const std::string& label, const reply& r) const {
         return redis_error(kind_of_error_reply(r.text), name + " answered " + label + " with an error: " +
-                                                            lib_detail::valid_utf8(r.text));
+                                                            json_detail::valid_utf8(r.text));
     }
 
     // The open connection, or a new one; commands wait for an attempt under way.
@@ -437,9 +437,9 @@ struct client::state : std::enable_shared_from_this<state> {
             const std::string& what = hello[i].name();
             if (what == "AUTH") {
                 const std::string user = options.username.empty() ? std::string("the default user")
-                                                                   : "user \"" + lib_detail::valid_utf8(options.username) + "\"";
+                                                                   : "user \"" + json_detail::valid_utf8(options.username) + "\"";
                 throw redis_error(redis_error_kind::auth, name + " refused AUTH for " + user + ": " +
-                                                              lib_detail::valid_utf8(r.text));
+                                                              json_detail::valid_utf8(r.text));
             }
             throw error_reply(what == "SELECT" ? "SELECT " + std::to_string(options.database) : "CLIENT SETNAME", r);
         }

@@ -18,7 +18,7 @@ std::string quotable(std::string_view url) {
     const auto at = text.rfind('@');
     if (authority != std::string::npos && at != std::string::npos && at > authority)
         text.replace(authority + 3, at - authority - 3, "...");
-    return lib_detail::valid_utf8(text);
+    return json_detail::valid_utf8(text);
 }
 
 [[noreturn]] void fail(std::string_view url, std::string_view why) {
@@ -53,7 +53,7 @@ Number parse_number(std::string_view url, std::string_view text, Number max, std
     unsigned long long value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value > static_cast<unsigned long long>(max))
-        fail(url, std::string("the ") + std::string(what) + " \"" + lib_detail::valid_utf8(text) + "\" is not a number up to " +
+        fail(url, std::string("the ") + std::string(what) + " \"" + json_detail::valid_utf8(text) + "\" is not a number up to " +
                       std::to_string(max));
     return static_cast<Number>(value);
 }
@@ -65,9 +65,9 @@ client_options client_options::from_url(std::string_view url) {
     const auto scheme_end = url.find("://");
     if (scheme_end == std::string_view::npos) fail(url, "expected redis:// or rediss://");
     const std::string_view scheme = url.substr(0, scheme_end);
-    if (lib_detail::iequals(scheme, "rediss")) {
+    if (text_detail::iequals(scheme, "rediss")) {
         options.tls = true;
-    } else if (!lib_detail::iequals(scheme, "redis")) {
+    } else if (!text_detail::iequals(scheme, "redis")) {
         fail(url, "the scheme must be redis or rediss");
     }
     std::string_view rest = url.substr(scheme_end + 3);
@@ -89,7 +89,7 @@ client_options client_options::from_url(std::string_view url) {
         }
     }
     std::string problem;
-    const std::optional<lib_detail::url_authority> split = lib_detail::split_authority(authority, problem);
+    const std::optional<net::detail::url_authority> split = net::detail::split_authority(authority, problem);
     if (!split) fail(url, problem);
     options.host = split->host;
     if (split->port) options.port = *split->port;

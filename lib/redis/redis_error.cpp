@@ -24,6 +24,6 @@ std::string_view to_string(reply_kind kind) noexcept {
     return "unknown";
 }
 
-script::script(std::string source) : source_(std::move(source)), sha1_(lib_detail::hex_digest(EVP_sha1(), source_)) {}
+script::script(std::string source) : source_(std::move(source)), sha1_(net::detail::hex_digest(EVP_sha1(), source_)) {}
 
 } // namespace forma::redis

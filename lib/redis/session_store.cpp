@@ -50,7 +50,7 @@ boost::asio::awaitable<std::optional<agent_session>> session_store::load(session
     const auto redis = redis_;
     const std::string key = key_of(id);
     const auto foreign = [&](const std::string& what) {
-        return redis_error(redis_error_kind::foreign_data, redis->name() + ": the key \"" + lib_detail::valid_utf8(key) +
+        return redis_error(redis_error_kind::foreign_data, redis->name() + ": the key \"" + json_detail::valid_utf8(key) +
                                                                "\" holds " + what + ", not a forma session; erase it or choose "
                                                                "another key_prefix");
     };
@@ -63,7 +63,7 @@ boost::asio::awaitable<std::optional<agent_session>> session_store::load(session
     if (r.is_error()) {
         if (r.text.starts_with("WRONGTYPE")) throw foreign("a value of another type than a hash");
         throw redis_error(redis_error_kind::server, redis->name() + " answered HMGET with an error: " +
-                                                        lib_detail::valid_utf8(r.text));
+                                                        json_detail::valid_utf8(r.text));
     }
     if (r.kind != reply_kind::array || r.elements.size() != 2) throw foreign("what HMGET cannot read");
     const reply& version = r.elements[0];
@@ -73,23 +73,23 @@ boost::asio::awaitable<std::optional<agent_session>> session_store::load(session
         throw foreign("a hash without forma session fields");
     bool ok = false;
     const std::uint64_t number = parse_version(version.text, ok);
-    if (!ok) throw foreign("the version \"" + lib_detail::body_excerpt(version.text, 40) + "\"");
+    if (!ok) throw foreign("the version \"" + json_detail::body_excerpt(version.text, 40) + "\"");
     agent_session session;
     try {
-        session = lib_detail::stored_session_from_json(json.text);
+        session = agent_detail::stored_session_from_json(json.text);
     } catch (const json_error& e) {
         throw foreign(std::string("JSON that is not a session (") + e.what() + ")");
     } catch (const boost::system::system_error& e) {
         throw foreign(std::string("text that is not JSON (") + e.code().message() + ")");
     }
-    if (session.id != id) throw foreign("the session \"" + lib_detail::valid_utf8(session.id.str()) + "\"");
+    if (session.id != id) throw foreign("the session \"" + json_detail::valid_utf8(session.id.str()) + "\"");
     session.version = number;
     co_return session;
 }
 
 boost::asio::awaitable<void> session_store::save(agent_session& session) {
     const auto redis = redis_;
-    std::string json = lib_detail::stored_session_json(session, options_.max_session_bytes);
+    std::string json = agent_detail::stored_session_json(session, options_.max_session_bytes);
     const std::string key = key_of(session.id);
     std::vector<std::string> keys{key};
     std::vector<std::string> arguments{std::to_string(session.version), std::move(json),
@@ -104,7 +104,7 @@ boost::asio::awaitable<void> session_store::save(agent_session& session) {
     const std::string& detail = r.elements[1].text;
     bool ok = false;
     if (outcome == "foreign") {
-        throw redis_error(redis_error_kind::foreign_data, redis->name() + ": the key \"" + lib_detail::valid_utf8(key) +
+        throw redis_error(redis_error_kind::foreign_data, redis->name() + ": the key \"" + json_detail::valid_utf8(key) +
                                                               "\" holds " + detail + ", not a forma session; nothing "
                                                               "was saved (erase it or choose another key_prefix)");
     }
@@ -112,7 +112,7 @@ boost::asio::awaitable<void> session_store::save(agent_session& session) {
     if (outcome == "conflict") throw session_conflict_error(session.id, session.version, version);
     if (outcome != "saved" || !ok) {
         throw redis_error(redis_error_kind::protocol, redis->name() + " answered the save script with \"" +
-                                                          lib_detail::valid_utf8(outcome) + "\"");
+                                                          json_detail::valid_utf8(outcome) + "\"");
     }
     session.version = version;
 }

@@ -136,7 +136,7 @@ struct otlp_http_exporter::state {
             connections.give_back(std::move(answer.connection));
             if (answer.head.status / 100 == 2) co_return true;
             failed_with("the collector answered " + std::to_string(answer.head.status) + " to " + target + ": " +
-                        lib_detail::body_excerpt(text, 200));
+                        json_detail::body_excerpt(text, 200));
         } catch (const std::exception& e) {
             failed_with(e.what());
         }

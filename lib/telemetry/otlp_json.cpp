@@ -24,7 +24,7 @@ json::string unix_nanos(std::chrono::system_clock::time_point t) {
 
 // Text from anywhere (a tool's arguments, an exception's message) made valid UTF-8: a collector
 // rejects the whole body over one bad byte.
-json::string text(std::string_view s) { return json::string(lib_detail::valid_utf8(s)); }
+json::string text(std::string_view s) { return json::string(json_detail::valid_utf8(s)); }
 
 json::object any_value(const attribute_value& value) {
     return std::visit(

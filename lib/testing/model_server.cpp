@@ -33,7 +33,7 @@
 
 namespace forma::testing {
 
-using lib_detail::iequals;
+using text_detail::iequals;
 
 namespace {
 

@@ -235,8 +235,8 @@ bool is_word_byte(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
 }
 
-using lib_detail::to_lower;
-using lib_detail::to_upper;
+using text_detail::to_lower;
+using text_detail::to_upper;
 
 // The first `n` code points of valid UTF-8 text.
 std::string take_code_points(std::string_view s, std::size_t n) {
@@ -870,7 +870,7 @@ private:
         if (auto it = p.verdicts.find(text); it != p.verdicts.end()) return it->second;
         const std::size_t steps = json_detail::search_step_bound(p.compiled, code_points);
         if (!searchable(p) || steps > max_search_steps || steps > pattern_steps_left_ ||
-            lib_detail::invalid_utf8_offset(text) != std::string_view::npos)
+            json_detail::invalid_utf8_offset(text) != std::string_view::npos)
             return false;
         pattern_steps_left_ -= steps;
         const json_detail::match_result found = json_detail::search(p.compiled, text);
@@ -926,14 +926,14 @@ private:
             for (const auto& m : *properties) {
                 // Deep enough, optional members are left out: one way recursion ends.
                 if (depth >= shallow_depth && !is_required(m.key())) continue;
-                out[m.key()] = make(m.value(), depth + 1, path + "/" + lib_detail::pointer_token(m.key()));
+                out[m.key()] = make(m.value(), depth + 1, path + "/" + json_detail::pointer_token(m.key()));
             }
         for (std::string_view k : required) {
             if (out.contains(k)) continue;
             if (closed)
                 throw schema_error("make_instance: \"" + std::string(k) +
                                    "\" is required but not allowed by the schema at " + where(path));
-            out[k] = make(additional ? *additional : any_schema, depth + 1, path + "/" + lib_detail::pointer_token(k));
+            out[k] = make(additional ? *additional : any_schema, depth + 1, path + "/" + json_detail::pointer_token(k));
         }
         // A map (additionalProperties as a schema, no properties): 1 or 2 entries keyed by words.
         if (additional && additional->is_object() && !properties && depth < shallow_depth) {
@@ -941,7 +941,7 @@ private:
             for (std::size_t i = 0; i < n; ++i) {
                 std::string key = next_word();
                 for (int suffix = 2; out.contains(key); ++suffix) key = words_[0] + "_" + std::to_string(suffix);
-                out[key] = make(*additional, depth + 1, path + "/" + lib_detail::pointer_token(key));
+                out[key] = make(*additional, depth + 1, path + "/" + json_detail::pointer_token(key));
             }
         }
         return out;

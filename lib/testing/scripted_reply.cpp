@@ -11,7 +11,7 @@
 
 namespace forma::testing {
 
-using lib_detail::iequals;
+using text_detail::iequals;
 
 namespace {
 

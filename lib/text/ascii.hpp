@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace forma::lib_detail {
+namespace forma::text_detail {
 
 constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 constexpr char ascii_upper(char c) noexcept { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
@@ -32,4 +32,4 @@ inline std::string to_upper(std::string s) {
     return s;
 }
 
-} // namespace forma::lib_detail
+} // namespace forma::text_detail

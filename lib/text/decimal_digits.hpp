@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace forma::lib_detail {
+namespace forma::text_detail {
 
 /// Whether s[pos, pos+n) exists and is all ASCII digits.
 inline bool digits(std::string_view s, std::size_t pos, std::size_t n) noexcept {
@@ -21,4 +21,4 @@ inline int number_at(std::string_view s, std::size_t pos, std::size_t n) noexcep
     return v;
 }
 
-} // namespace forma::lib_detail
+} // namespace forma::text_detail

@@ -8,13 +8,13 @@
 #include <boost/json/object.hpp>
 
 namespace forma {
-namespace detail {
+namespace agent_detail {
 
 /// `{"type":"object","properties":{"data":<schema>},"required":["data"],"additionalProperties":false}`,
 /// with `$defs` moved up to the wrapper (their `#/$defs/...` references stay valid).
 boost::json::object wrap_in_data_object(const boost::json::object& schema);
 
-} // namespace detail
+} // namespace agent_detail
 
 /// Whether run<T> wraps T's schema as `{"data": ...}`: its root is not an object
 /// (numbers, strings, enums, arrays, optionals, and maps, which strict mode writes as arrays).
@@ -39,7 +39,7 @@ const response_format& structured_format() {
         if (!structured_format_wraps<T>())
             return response_format::json_schema(std::string(schema_name<T>()), schema, description, true);
         return response_format::json_schema(std::string(schema_name<T>()),
-                                            detail::wrap_in_data_object(schema), description, true);
+                                            agent_detail::wrap_in_data_object(schema), description, true);
     }();
     return format;
 }

@@ -130,7 +130,7 @@ private:
         agent_response<> response = state_->builder.take();
         std::string_view text;
         std::string storage;
-        if (auto error = detail::structured_output_text(response, text, storage)) std::rethrow_exception(error);
+        if (auto error = model_detail::structured_output_text(response, text, storage)) std::rethrow_exception(error);
         auto value = !state_->broken && text == state_->reader->text() ? state_->reader->finish()
                      : state_->wrapped            ? json_detail::try_read_wrapped<T>(text, {})
                                                   : try_from_json<T>(text);

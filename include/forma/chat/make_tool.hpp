@@ -19,7 +19,7 @@
 #include <utility>
 
 namespace forma {
-namespace tools_detail {
+namespace chat_detail {
 
 /// The result type and parameter list of a callable that is not overloaded or generic.
 template <class R, class... A>
@@ -122,7 +122,7 @@ const boost::json::object& no_parameters();
 /// The parameters of a runtime-schema tool. @throws schema_error for a boolean schema.
 boost::json::object object_schema(std::string_view tool_name, const boost::json::value& schema);
 
-} // namespace tools_detail
+} // namespace chat_detail
 
 /** A tool from a C++ callable: the model's arguments are read into the callable's
     parameter, a described struct, with from_json; its result is written with
@@ -151,17 +151,17 @@ template <class F>
     requires(!std::convertible_to<F, std::string_view>)
 function_tool make_tool(std::string name, std::string description, F callable, function_tool_options options = {}) {
     using callable_type = std::decay_t<F>;
-    static_assert(tools_detail::has_one_call_operator<callable_type> || std::is_pointer_v<callable_type>,
+    static_assert(chat_detail::has_one_call_operator<callable_type> || std::is_pointer_v<callable_type>,
                   "make_tool needs a callable with one call operator: a generic or overloaded lambda has no "
                   "single parameter type to read the arguments into");
-    using signature = tools_detail::callable_signature<callable_type>;
+    using signature = chat_detail::callable_signature<callable_type>;
     static_assert(signature::arity <= 1, "a tool's callable takes one described struct, or nothing");
     if constexpr (signature::arity == 0) {
         function_tool::invoker_type invoker = [f = std::move(callable)](
                                                   const tool_invocation&) mutable -> boost::asio::awaitable<boost::json::value> {
-            co_return co_await tools_detail::call_tool(f);
+            co_return co_await chat_detail::call_tool(f);
         };
-        return function_tool(std::move(name), std::move(description), tools_detail::no_parameters(),
+        return function_tool(std::move(name), std::move(description), chat_detail::no_parameters(),
                              std::move(invoker), options);
     } else {
         using args_type = typename signature::template parameter<0>::type;
@@ -169,8 +169,8 @@ function_tool make_tool(std::string name, std::string description, F callable, f
                       "a tool's argument must be a struct described with BOOST_DESCRIBE_STRUCT");
         function_tool::invoker_type invoker = [f = std::move(callable)](const tool_invocation& invocation) mutable
             -> boost::asio::awaitable<boost::json::value> {
-            args_type arguments = tools_detail::read_arguments<args_type>(invocation.arguments);
-            co_return co_await tools_detail::call_tool(f, std::move(arguments));
+            args_type arguments = chat_detail::read_arguments<args_type>(invocation.arguments);
+            co_return co_await chat_detail::call_tool(f, std::move(arguments));
         };
         return function_tool(std::move(name), std::move(description),
                              json_schema<args_type>({.dialect = schema_dialect::openai_strict}), std::move(invoker),
@@ -197,13 +197,13 @@ function_tool make_tool(std::string name, std::string description, std::string_v
     static_assert(std::is_invocable_v<F&, boost::json::value&&>,
                   "a runtime-schema tool's callable takes a boost::json::value");
     schema_validator validator = schema_validator::from_text(schema_text);
-    boost::json::object parameters = tools_detail::object_schema(name, validator.schema());
+    boost::json::object parameters = chat_detail::object_schema(name, validator.schema());
     function_tool::invoker_type invoker = [f = std::move(callable), validator = std::move(validator)](
                                               const tool_invocation& invocation) mutable
         -> boost::asio::awaitable<boost::json::value> {
-        boost::json::value arguments = tools_detail::parse_arguments(invocation.arguments);
+        boost::json::value arguments = chat_detail::parse_arguments(invocation.arguments);
         if (auto valid = validator.try_validate(arguments); !valid) throw tool_arguments_error(valid.error());
-        co_return co_await tools_detail::call_tool(f, std::move(arguments));
+        co_return co_await chat_detail::call_tool(f, std::move(arguments));
     };
     return function_tool(std::move(name), std::move(description), std::move(parameters), std::move(invoker),
                          options);

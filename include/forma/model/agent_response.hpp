@@ -82,7 +82,7 @@ public:
     /// deserialize() without throwing.
     template <class T>
     boost::system::result<T, std::exception_ptr> try_deserialize(const parse_options& options = {}) const {
-        return detail::read_structured<T>(*this, false, options);
+        return model_detail::read_structured<T>(*this, false, options);
     }
 
     /// The response this one was made from by a decorator (structured_output_agent:

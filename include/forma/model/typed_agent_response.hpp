@@ -64,7 +64,7 @@ private:
     void parse_once() const {
         if (parsed_) return;
         parsed_ = true;
-        auto r = detail::read_structured<T>(static_cast<const agent_response<>&>(*this), wrapped_, {});
+        auto r = model_detail::read_structured<T>(static_cast<const agent_response<>&>(*this), wrapped_, {});
         if (r) value_.emplace(std::move(*r));
         else error_ = r.error();
     }

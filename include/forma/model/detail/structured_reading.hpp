@@ -15,7 +15,7 @@ namespace forma {
 template <class T>
 class agent_response;
 
-namespace detail {
+namespace model_detail {
 
 /** Finds the text a structured answer is read from: the last assistant message
     that has text. Sets `text` and returns null, or returns the error:
@@ -38,5 +38,5 @@ boost::system::result<T, std::exception_ptr> read_structured(const Response& res
     return std::make_exception_ptr(parsed.error());
 }
 
-} // namespace detail
+} // namespace model_detail
 } // namespace forma
