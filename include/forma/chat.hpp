@@ -5,8 +5,10 @@
 /// chat and execute_tool spans, and the token estimate.
 #include <forma/chat/caching_chat_client.hpp>
 #include <forma/chat/chat_client.hpp>
+#include <forma/chat/chat_client_builder.hpp>
 #include <forma/chat/chat_options.hpp>
 #include <forma/chat/concurrency_limiter.hpp>
+#include <forma/chat/delegating_chat_client.hpp>
 #include <forma/chat/function_invoking_chat_client.hpp>
 #include <forma/chat/function_tool.hpp>
 #include <forma/chat/make_tool.hpp>

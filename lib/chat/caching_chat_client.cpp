@@ -77,10 +77,10 @@ bool holds_error(const agent_response<>& response) {
 } // namespace
 
 struct caching_chat_client::state {
-    state(chat_client& c, std::shared_ptr<response_cache> rc, caching_chat_client_options o)
-        : inner(c), cache(std::move(rc)), options(o) {}
+    state(std::shared_ptr<chat_client> c, std::shared_ptr<response_cache> rc, caching_chat_client_options o)
+        : inner(std::move(c)), cache(std::move(rc)), options(o) {}
 
-    chat_client& inner;
+    std::shared_ptr<chat_client> inner; // kept by open streams
     std::shared_ptr<response_cache> cache;
     caching_chat_client_options options;
     std::size_t hits = 0;
@@ -136,16 +136,20 @@ struct caching_chat_client::state {
     }
 };
 
+caching_chat_client::caching_chat_client(std::shared_ptr<chat_client> inner, std::shared_ptr<response_cache> cache,
+                                         caching_chat_client_options options)
+    : delegating_chat_client(std::move(inner)), state_(std::make_shared<state>(shared_inner(), std::move(cache), options)) {
+    if (!state_->cache) throw error("caching_chat_client needs a response_cache");
+}
+
 caching_chat_client::caching_chat_client(chat_client& inner, std::shared_ptr<response_cache> cache,
                                          caching_chat_client_options options)
-    : state_(std::make_shared<state>(inner, std::move(cache), options)) {
+    : delegating_chat_client(inner), state_(std::make_shared<state>(shared_inner(), std::move(cache), options)) {
     if (!state_->cache) throw error("caching_chat_client needs a response_cache");
 }
 
 caching_chat_client::~caching_chat_client() = default;
 
-chat_client::executor_type caching_chat_client::get_executor() const { return state_->inner.get_executor(); }
-provider_metadata caching_chat_client::provider() const { return state_->inner.provider(); }
 std::size_t caching_chat_client::hits() const noexcept { return state_->hits; }
 std::size_t caching_chat_client::misses() const noexcept { return state_->misses; }
 std::size_t caching_chat_client::cache_errors() const noexcept { return state_->errors; }
@@ -159,17 +163,17 @@ std::string caching_chat_client::cache_key(const std::vector<chat_message>& mess
     sent.reserve(messages.size());
     for (const chat_message& m : messages) sent.push_back(normalized(m));
     const boost::json::object request{{"messages", std::move(sent)}, {"options", normalized(options)}};
-    return lib_detail::hex_digest(EVP_sha256(), boost::json::serialize(request));
+    return net::detail::hex_digest(EVP_sha256(), boost::json::serialize(request));
 }
 
 asio::awaitable<agent_response<>> caching_chat_client::get_response(std::vector<chat_message> messages,
                                                                    chat_options options) {
     const auto s = state_;
-    if (!s->cacheable(options)) co_return co_await s->inner.get_response(std::move(messages), std::move(options));
+    if (!s->cacheable(options)) co_return co_await s->inner->get_response(std::move(messages), std::move(options));
     const std::string key = cache_key(messages, options);
     std::optional<agent_response<>> cached = co_await s->look_up(key);
     if (cached) co_return std::move(*cached);
-    agent_response<> response = co_await s->inner.get_response(std::move(messages), std::move(options));
+    agent_response<> response = co_await s->inner->get_response(std::move(messages), std::move(options));
     if (state::keep(response)) co_await s->store(key, response);
     co_return response;
 }
@@ -191,7 +195,7 @@ public:
                     replaying_ = true;
                 }
             }
-            if (!replaying_) inner_.emplace(state_->inner.get_streaming_response(std::move(messages_), std::move(options_)));
+            if (!replaying_) inner_.emplace(state_->inner->get_streaming_response(std::move(messages_), std::move(options_)));
         }
         if (replaying_) {
             if (replayed_ == replay_.size()) co_return std::nullopt;

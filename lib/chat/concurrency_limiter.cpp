@@ -71,11 +71,11 @@ struct waiter {
 rate_limit_store::~rate_limit_store() = default;
 
 struct concurrency_limiter::state : std::enable_shared_from_this<state> {
-    state(chat_client& c, concurrency_limiter_options o)
-        : inner(c), options(std::move(o)), executor(c.get_executor()), wake(executor),
+    state(std::shared_ptr<chat_client> c, concurrency_limiter_options o)
+        : inner(std::move(c)), options(std::move(o)), executor(inner->get_executor()), wake(executor),
           requests(options.requests_per_minute), tokens(options.tokens_per_minute) {}
 
-    chat_client& inner;
+    std::shared_ptr<chat_client> inner; // kept by waiting requests and open streams
     concurrency_limiter_options options;
     asio::any_io_executor executor;
     asio::steady_timer wake; // the admission loop's wait: cancelled when something changes
@@ -234,13 +234,14 @@ struct concurrency_limiter::state : std::enable_shared_from_this<state> {
     }
 };
 
+concurrency_limiter::concurrency_limiter(std::shared_ptr<chat_client> inner, concurrency_limiter_options options)
+    : delegating_chat_client(std::move(inner)), state_(std::make_shared<state>(shared_inner(), std::move(options))) {}
+
 concurrency_limiter::concurrency_limiter(chat_client& inner, concurrency_limiter_options options)
-    : state_(std::make_shared<state>(inner, std::move(options))) {}
+    : delegating_chat_client(inner), state_(std::make_shared<state>(shared_inner(), std::move(options))) {}
 
 concurrency_limiter::~concurrency_limiter() = default;
 
-chat_client::executor_type concurrency_limiter::get_executor() const { return state_->executor; }
-provider_metadata concurrency_limiter::provider() const { return state_->inner.provider(); }
 std::size_t concurrency_limiter::in_flight() const noexcept { return state_->in_flight; }
 std::size_t concurrency_limiter::queued() const noexcept { return state_->waiting(); }
 const concurrency_limiter_options& concurrency_limiter::options() const noexcept { return state_->options; }
@@ -255,7 +256,7 @@ asio::awaitable<agent_response<>> concurrency_limiter::get_response(std::vector<
         state& s;
         ~slot() { s.release(); }
     } held{*s};
-    agent_response<> response = co_await s->inner.get_response(std::move(messages), std::move(options));
+    agent_response<> response = co_await s->inner->get_response(std::move(messages), std::move(options));
     s->observe(response.additional_properties, response.usage, estimated_input);
     co_return response;
 }
@@ -274,7 +275,7 @@ public:
             estimated_input_ = cost - static_cast<double>(options_.max_output_tokens.value_or(0));
             co_await state_->acquire(cost);
             holding_ = true;
-            inner_.emplace(state_->inner.get_streaming_response(std::move(messages_), std::move(options_)));
+            inner_.emplace(state_->inner->get_streaming_response(std::move(messages_), std::move(options_)));
         }
         std::optional<agent_response_update> update;
         try {

@@ -35,13 +35,13 @@ std::string limit_message(std::size_t rounds) {
    model sees, the options of each model call, and the calls' runner with its counters. */
 class invocation_run {
 public:
-    invocation_run(chat_client& inner, const function_invocation_options& options, std::vector<chat_message> messages,
-                   chat_options request)
-        : inner_(inner), options_(options), request_(std::move(request)),
-          runner_(inner.get_executor(), request_.tools, options_, request_.telemetry),
+    invocation_run(std::shared_ptr<chat_client> inner, const function_invocation_options& options,
+                   std::vector<chat_message> messages, chat_options request)
+        : inner_(std::move(inner)), options_(options), request_(std::move(request)),
+          runner_(inner_->get_executor(), request_.tools, options_, request_.telemetry),
           prepared_(chat_detail::prepare_conversation(std::move(messages))) {}
 
-    chat_client& inner() const noexcept { return inner_; }
+    chat_client& inner() const noexcept { return *inner_; }
     const std::vector<chat_message>& conversation() const noexcept { return prepared_.messages; }
 
     /// Runs the approved calls and refuses the others; their tool messages, in order.
@@ -108,7 +108,7 @@ private:
         co_return results;
     }
 
-    chat_client& inner_;
+    std::shared_ptr<chat_client> inner_; // kept by the run and its stream
     const function_invocation_options& options_;
     chat_options request_;
     chat_detail::tool_runner runner_;
@@ -126,17 +126,21 @@ agent_response_update tool_update(chat_message message) {
 
 } // namespace
 
+function_invoking_chat_client::function_invoking_chat_client(std::shared_ptr<chat_client> inner,
+                                                             function_invocation_options options)
+    : delegating_chat_client(std::move(inner)), options_(options) {}
+
 function_invoking_chat_client::function_invoking_chat_client(chat_client& inner, function_invocation_options options)
-    : inner_(inner), options_(options) {}
+    : delegating_chat_client(inner), options_(options) {}
 
 boost::asio::awaitable<agent_response<>> function_invoking_chat_client::get_response(std::vector<chat_message> messages,
                                                                                      chat_options options) {
     const function_invocation_options limits = options_; // the client may change while the run goes on
-    invocation_run run(inner_, limits, std::move(messages), std::move(options));
+    invocation_run run(shared_inner(), limits, std::move(messages), std::move(options));
     agent_response<> out;
     for (chat_message& m : co_await run.resolve_approvals()) out.messages.push_back(std::move(m));
     for (;;) {
-        agent_response<> turn = co_await inner_.get_response(run.conversation(), run.next_request());
+        agent_response<> turn = co_await run.inner().get_response(run.conversation(), run.next_request());
         std::vector<function_call_content> calls = calls_in(turn.messages);
         if (calls.empty()) {
             model_detail::add_response(out, std::move(turn));
@@ -160,9 +164,9 @@ namespace {
    approval requests, which end the stream); each result follows in an update of role tool. */
 class invoking_stream final : public update_source {
 public:
-    invoking_stream(chat_client& inner, const function_invocation_options& options, std::vector<chat_message> messages,
-                    chat_options request)
-        : limits_(options), run_(inner, limits_, std::move(messages), std::move(request)) {}
+    invoking_stream(std::shared_ptr<chat_client> inner, const function_invocation_options& options,
+                    std::vector<chat_message> messages, chat_options request)
+        : limits_(options), run_(std::move(inner), limits_, std::move(messages), std::move(request)) {}
 
     boost::asio::awaitable<std::optional<agent_response_update>> next() override {
         for (;;) {
@@ -260,7 +264,7 @@ private:
 update_stream function_invoking_chat_client::get_streaming_response(std::vector<chat_message> messages,
                                                                     chat_options options) {
     return update_stream(get_executor(),
-                         std::make_unique<invoking_stream>(inner_, options_, std::move(messages), std::move(options)));
+                         std::make_unique<invoking_stream>(shared_inner(), options_, std::move(messages), std::move(options)));
 }
 
 } // namespace forma

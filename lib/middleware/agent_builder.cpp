@@ -4,6 +4,8 @@
 #include <forma/error.hpp>
 #include <forma/middleware/structured_output_agent.hpp>
 
+#include "../chat/decorator_chain.hpp"
+
 
 namespace forma {
 
@@ -11,8 +13,7 @@ agent_builder::agent_builder(std::shared_ptr<agent> inner) : inner_(std::move(in
     if (!inner_) throw error("agent_builder needs an agent");
 }
 
-agent_builder::agent_builder(agent& inner)
-    : inner_(std::shared_ptr<agent>(&inner, [](agent*) {})) {} // not owned
+agent_builder::agent_builder(agent& inner) : inner_(chat_detail::not_owned(inner)) {}
 
 agent_builder& agent_builder::use(factory decorator) & {
     if (!decorator) throw error("agent_builder::use needs a factory");
@@ -55,13 +56,7 @@ agent_builder&& agent_builder::use_session_store(std::shared_ptr<session_store> 
 }
 
 std::shared_ptr<agent> agent_builder::build() const {
-    std::shared_ptr<agent> built = inner_;
-    // The first `use` is outermost, so wrap from the last one outwards.
-    for (auto it = factories_.rbegin(); it != factories_.rend(); ++it) {
-        built = (*it)(std::move(built));
-        if (!built) throw error("an agent_builder factory returned no agent");
-    }
-    return built;
+    return chat_detail::build_chain(inner_, factories_, "agent_builder");
 }
 
 } // namespace forma

@@ -5,6 +5,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <stdexcept>
@@ -15,6 +16,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
+#include <poll.h>
 #include <unistd.h>
 
 namespace forma_test {
@@ -82,12 +85,16 @@ public:
         if (pid_ > 0) ::kill(pid_, SIGKILL);
     }
 
-    /// Asks it to end (SIGTERM) and waits until it has.
+    /// Asks it to end (SIGTERM), and kills it when it has not within 5 s (a graceful shutdown
+    /// that hangs must not hang the test).
     void stop() {
         if (pid_ > 0) {
             ::kill(pid_, SIGTERM);
-            int status = 0;
-            ::waitpid(pid_, &status, 0);
+            if (!exited_within(std::chrono::seconds(5))) {
+                ::kill(pid_, SIGKILL);
+                int status = 0;
+                ::waitpid(pid_, &status, 0);
+            }
             pid_ = -1;
         }
         if (drain_.joinable()) drain_.join();
@@ -100,6 +107,18 @@ public:
     }
 
 private:
+    // Waits for the child's exit as an event (its pidfd becomes readable), at most `limit`, and reaps it.
+    bool exited_within(std::chrono::milliseconds limit) {
+        const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+        if (pidfd >= 0) {
+            ::pollfd ready{pidfd, POLLIN, 0};
+            ::poll(&ready, 1, static_cast<int>(limit.count()));
+            ::close(pidfd);
+        }
+        int status = 0;
+        return ::waitpid(pid_, &status, pidfd >= 0 ? WNOHANG : 0) == pid_;
+    }
+
     pid_t pid_ = -1;
     mutable std::mutex output_mutex_;
     std::string output_;

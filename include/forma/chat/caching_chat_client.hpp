@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/chat/chat_client.hpp>
+#include <forma/chat/delegating_chat_client.hpp>
 #include <forma/chat/response_cache.hpp>
 
 #include <chrono>
@@ -34,19 +35,20 @@ struct caching_chat_client_options {
     background runs (continuation tokens), and sampled requests unless asked. A cache that
     fails (Redis down) is skipped: the request goes to the model and cache_errors() counts it.
 
-    The inner client is not owned: it must outlive this one. One executor; not thread-safe.
+    Given as a shared_ptr, the inner client is owned; given as a reference, it must outlive
+    this one. One executor; not thread-safe.
 */
-class caching_chat_client : public chat_client {
+class caching_chat_client : public delegating_chat_client {
 public:
     /// The member of an answer's additional_properties that marks it as served from the cache.
     static constexpr std::string_view cache_hit_property = "cache_hit";
 
+    /// @throws error for a null cache.
+    caching_chat_client(std::shared_ptr<chat_client> inner, std::shared_ptr<response_cache> cache,
+                        caching_chat_client_options options = {});
     caching_chat_client(chat_client& inner, std::shared_ptr<response_cache> cache,
                         caching_chat_client_options options = {});
     ~caching_chat_client() override;
-
-    executor_type get_executor() const override;
-    provider_metadata provider() const override;
 
     boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
                                                           chat_options options) override;

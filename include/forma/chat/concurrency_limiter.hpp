@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/chat/chat_client.hpp>
+#include <forma/chat/delegating_chat_client.hpp>
 #include <forma/chat/concurrency_limit_error.hpp>
 #include <forma/chat/rate_limit_store.hpp>
 #include <forma/chat/token_estimator.hpp>
@@ -49,15 +50,14 @@ struct concurrency_limiter_options {
         forma::concurrency_limiter limited(client, {.max_in_flight = 8, .requests_per_minute = 500});
         forma::chat_client_agent agent(limited, {...});
 
-    The inner client is not owned: it must outlive the limiter. One executor; not thread-safe.
+    Given as a shared_ptr, the inner client is owned; given as a reference, it must outlive
+    the limiter. One executor; not thread-safe.
 */
-class concurrency_limiter : public chat_client {
+class concurrency_limiter : public delegating_chat_client {
 public:
-    concurrency_limiter(chat_client& inner, concurrency_limiter_options options = {});
+    explicit concurrency_limiter(std::shared_ptr<chat_client> inner, concurrency_limiter_options options = {});
+    explicit concurrency_limiter(chat_client& inner, concurrency_limiter_options options = {});
     ~concurrency_limiter() override;
-
-    executor_type get_executor() const override;
-    provider_metadata provider() const override;
 
     boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
                                                           chat_options options) override;

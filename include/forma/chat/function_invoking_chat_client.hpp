@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/chat/chat_client.hpp>
+#include <forma/chat/delegating_chat_client.hpp>
 #include <forma/chat/tool_error.hpp>
 
 #include <cstddef>
@@ -63,24 +64,21 @@ struct function_invocation_options {
     call or the running tools. Errors: the inner client's, tool_error past the
     limits, forma::error for two tools of one name.
 
-    The inner client is not owned: it must outlive this one and its streams.
+    Given as a shared_ptr, the inner client is owned; given as a reference, it must outlive
+    this one and its streams.
 */
-class function_invoking_chat_client : public chat_client {
+class function_invoking_chat_client : public delegating_chat_client {
 public:
+    explicit function_invoking_chat_client(std::shared_ptr<chat_client> inner, function_invocation_options options = {});
     explicit function_invoking_chat_client(chat_client& inner, function_invocation_options options = {});
-
-    executor_type get_executor() const override { return inner_.get_executor(); }
-    provider_metadata provider() const override { return inner_.provider(); }
 
     boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
                                                           chat_options options) override;
     update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
 
-    chat_client& inner() const noexcept { return inner_; }
     const function_invocation_options& options() const noexcept { return options_; }
 
 private:
-    chat_client& inner_;
     function_invocation_options options_;
 };
 
