@@ -47,22 +47,19 @@ std::optional<continuation_token> stored_agent::pending_run(const agent_session&
 
 asio::awaitable<std::shared_ptr<agent_session>> stored_agent::open_session(session_id id) {
     if (id.empty()) throw error("a stored run needs a session id");
-    const std::shared_ptr<session_store> store = store_; // this agent may go while the load waits
-    const std::shared_ptr<agent> inner = this->inner();
-    std::optional<agent_session> loaded = co_await store->load(id);
+    std::optional<agent_session> loaded = co_await store_->load(id);
     if (loaded) co_return std::make_shared<agent_session>(std::move(*loaded));
-    std::shared_ptr<agent_session> fresh = inner->create_session();
+    std::shared_ptr<agent_session> fresh = create_session();
     fresh->id = std::move(id);
     fresh->version = 0;
     co_return fresh;
 }
 
 asio::awaitable<agent_response<>> stored_agent::run_core(agent_run run) {
-    const std::shared_ptr<session_store> store = store_;
     const std::shared_ptr<agent_session> session = run.session;
     const bool resumed = run.options.continuation_token.has_value();
     agent_response<> response = co_await delegating_agent::run_core(std::move(run));
-    co_await save(*store, *session, response, resumed);
+    co_await save(*store_, *session, response, resumed);
     co_return response;
 }
 
