@@ -146,8 +146,8 @@ chat_client_agent::run_core(agent_run run) {
     std::vector<chat_message> sent = conversation(*session, messages);
     std::vector<chat_message> to_calibrate; // a copy only where a history limit learns from it
     if (options_.history_limit && &target == &client_) to_calibrate = sent;
-    agent_response<> response = co_await agent_detail::get_checked_response(target, std::move(sent), std::move(request),
-                                                                            std::move(retry));
+    chat_request call{std::move(sent), std::move(request), std::move(options.context)};
+    agent_response<> response = co_await agent_detail::get_checked_response(target, std::move(call), std::move(retry));
     claim(response);
     const std::size_t stored_before = session->history.size();
     remember(*session, std::move(messages), response.messages, answer_kind::whole);
@@ -203,8 +203,8 @@ update_stream chat_client_agent::run_streaming_core(agent_run run) {
     std::vector<chat_message> sent = conversation(*session, messages);
     std::vector<chat_message> to_calibrate;
     if (options_.history_limit && &target == &client_) to_calibrate = sent;
-    update_stream inner = agent_detail::get_checked_streaming_response(target, std::move(sent), std::move(request),
-                                                                       std::move(retry));
+    update_stream inner = agent_detail::get_checked_streaming_response(
+        target, {std::move(sent), std::move(request), std::move(options.context)}, std::move(retry));
     return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(inner), std::move(messages),
                                                                          std::move(session), std::move(to_calibrate)));
 }

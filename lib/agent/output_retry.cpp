@@ -52,18 +52,20 @@ std::optional<chat_message> output_retry::correction_for(const agent_response<>&
     return correction;
 }
 
-boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client,
-                                                              std::vector<chat_message> conversation,
-                                                              chat_options request, output_retry retry) {
-    if (!retry.may_retry()) co_return co_await client.get_response(std::move(conversation), std::move(request));
-    agent_response<> response = co_await client.get_response(conversation, request);
+boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client, chat_request request,
+                                                              output_retry retry) {
+    std::vector<chat_message>& conversation = request.messages;
+    if (!retry.may_retry())
+        co_return co_await client.get_response(std::move(conversation), std::move(request.options),
+                                               std::move(request.context));
+    agent_response<> response = co_await client.get_response(conversation, request.options, request.context);
     std::size_t attempt_start = 0; // the current attempt's first message in response.messages
     for (std::optional<chat_message> correction = retry.correction_for(response); correction;) {
         conversation.insert(conversation.end(), response.messages.begin() + static_cast<std::ptrdiff_t>(attempt_start),
                             response.messages.end());
         conversation.push_back(*correction);
         response.messages.push_back(std::move(*correction));
-        agent_response<> attempt = co_await client.get_response(conversation, request);
+        agent_response<> attempt = co_await client.get_response(conversation, request.options, request.context);
         attempt_start = response.messages.size();
         correction = retry.correction_for(attempt);
         model_detail::add_response(response, std::move(attempt));
@@ -75,13 +77,12 @@ namespace {
 
 class checked_stream final : public update_source {
 public:
-    checked_stream(chat_client& client, std::vector<chat_message> conversation, chat_options request,
-                   output_retry retry)
-        : client_(client), conversation_(std::move(conversation)), request_(std::move(request)),
-          retry_(std::move(retry)) {}
+    checked_stream(chat_client& client, chat_request request, output_retry retry)
+        : client_(client), request_(std::move(request)), retry_(std::move(retry)) {}
 
     boost::asio::awaitable<std::optional<agent_response_update>> next() override {
-        if (!attempt_) attempt_.emplace(client_.get_streaming_response(conversation_, request_));
+        if (!attempt_)
+            attempt_.emplace(client_.get_streaming_response(request_.messages, request_.options, request_.context));
         if (std::optional<agent_response_update> update = co_await attempt_->next()) {
             answer_.add(*update);
             co_return update;
@@ -89,9 +90,9 @@ public:
         agent_response<> answer = answer_.take();
         std::optional<chat_message> correction = retry_.correction_for(answer);
         if (!correction) co_return std::nullopt;
-        conversation_.insert(conversation_.end(), std::make_move_iterator(answer.messages.begin()),
-                             std::make_move_iterator(answer.messages.end()));
-        conversation_.push_back(*correction);
+        request_.messages.insert(request_.messages.end(), std::make_move_iterator(answer.messages.begin()),
+                                 std::make_move_iterator(answer.messages.end()));
+        request_.messages.push_back(*correction);
         attempt_.reset(); // the next call starts the next attempt
         agent_response_update update(chat_role::user(), std::move(correction->contents));
         update.message_id = std::move(correction->message_id);
@@ -100,8 +101,7 @@ public:
 
 private:
     chat_client& client_;
-    std::vector<chat_message> conversation_;
-    chat_options request_;
+    chat_request request_; // its messages grow by each attempt and correction
     output_retry retry_;
     std::optional<update_stream> attempt_;
     agent_response_builder answer_; // the attempt being streamed
@@ -109,13 +109,13 @@ private:
 
 } // namespace
 
-update_stream get_checked_streaming_response(chat_client& client, std::vector<chat_message> conversation,
-                                             chat_options request, output_retry retry) {
+update_stream get_checked_streaming_response(chat_client& client, chat_request request, output_retry retry) {
     // Without retries the client's own stream is all there is.
-    if (!retry.may_retry()) return client.get_streaming_response(std::move(conversation), std::move(request));
+    if (!retry.may_retry())
+        return client.get_streaming_response(std::move(request.messages), std::move(request.options),
+                                             std::move(request.context));
     return update_stream(client.get_executor(),
-                         std::make_unique<checked_stream>(client, std::move(conversation), std::move(request),
-                                                          std::move(retry)));
+                         std::make_unique<checked_stream>(client, std::move(request), std::move(retry)));
 }
 
 } // namespace forma::agent_detail

@@ -38,15 +38,13 @@ private:
     std::size_t retries_left_ = 0;
 };
 
-/// `client.get_response(conversation, request)`, asked again with the errors while
-/// `retry` finds some: every attempt and correction stays in the response.
-boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client,
-                                                              std::vector<chat_message> conversation,
-                                                              chat_options request, output_retry retry);
+/// `client`'s answer to `request`, asked again with the errors while `retry` finds some:
+/// every attempt and correction stays in the response.
+boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client, chat_request request,
+                                                              output_retry retry);
 
 /// The streaming form: each attempt's updates pass through; a correction is an update of
 /// role user with the output_errors_content, and the next attempt streams after it.
-update_stream get_checked_streaming_response(chat_client& client, std::vector<chat_message> conversation,
-                                             chat_options request, output_retry retry);
+update_stream get_checked_streaming_response(chat_client& client, chat_request request, output_retry retry);
 
 } // namespace forma::agent_detail

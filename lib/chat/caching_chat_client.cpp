@@ -166,14 +166,17 @@ std::string caching_chat_client::cache_key(const std::vector<chat_message>& mess
     return net::detail::hex_digest(EVP_sha256(), boost::json::serialize(request));
 }
 
-asio::awaitable<agent_response<>> caching_chat_client::get_response(std::vector<chat_message> messages,
-                                                                   chat_options options) {
+asio::awaitable<agent_response<>> caching_chat_client::get_response_core(chat_request request) {
     const auto s = state_;
-    if (!s->cacheable(options)) co_return co_await s->inner->get_response(std::move(messages), std::move(options));
-    const std::string key = cache_key(messages, options);
-    std::optional<agent_response<>> cached = co_await s->look_up(key);
-    if (cached) co_return std::move(*cached);
-    agent_response<> response = co_await s->inner->get_response(std::move(messages), std::move(options));
+    std::string key;
+    if (s->cacheable(request.options)) {
+        key = cache_key(request.messages, request.options);
+        std::optional<agent_response<>> cached = co_await s->look_up(key);
+        if (cached) co_return std::move(*cached);
+    }
+    agent_response<> response = co_await s->inner->get_response(std::move(request.messages), std::move(request.options),
+                                                                std::move(request.context));
+    if (key.empty()) co_return response;
     if (state::keep(response)) co_await s->store(key, response);
     co_return response;
 }
@@ -181,21 +184,22 @@ asio::awaitable<agent_response<>> caching_chat_client::get_response(std::vector<
 // Replays a cached answer, or passes the model's stream on and caches it once it has ended.
 class caching_chat_client::caching_stream final : public update_source {
 public:
-    caching_stream(std::shared_ptr<state> s, std::vector<chat_message> messages, chat_options options)
-        : state_(std::move(s)), messages_(std::move(messages)), options_(std::move(options)) {}
+    caching_stream(std::shared_ptr<state> s, chat_request request) : state_(std::move(s)), request_(std::move(request)) {}
 
     asio::awaitable<std::optional<agent_response_update>> next() override {
         if (!started_) {
             started_ = true;
-            if (state_->cacheable(options_)) {
-                key_ = cache_key(messages_, options_);
+            if (state_->cacheable(request_.options)) {
+                key_ = cache_key(request_.messages, request_.options);
                 std::optional<agent_response<>> cached = co_await state_->look_up(key_);
                 if (cached) {
                     replay_ = cached->to_updates();
                     replaying_ = true;
                 }
             }
-            if (!replaying_) inner_.emplace(state_->inner->get_streaming_response(std::move(messages_), std::move(options_)));
+            if (!replaying_)
+                inner_.emplace(state_->inner->get_streaming_response(
+                    std::move(request_.messages), std::move(request_.options), std::move(request_.context)));
         }
         if (replaying_) {
             if (replayed_ == replay_.size()) co_return std::nullopt;
@@ -216,8 +220,7 @@ public:
 
 private:
     std::shared_ptr<state> state_;
-    std::vector<chat_message> messages_;
-    chat_options options_;
+    chat_request request_;
     bool started_ = false;
     bool replaying_ = false;
     std::vector<agent_response_update> replay_;
@@ -227,8 +230,8 @@ private:
     agent_response_builder answer_;
 };
 
-update_stream caching_chat_client::get_streaming_response(std::vector<chat_message> messages, chat_options options) {
-    return update_stream(get_executor(), std::make_unique<caching_stream>(state_, std::move(messages), std::move(options)));
+update_stream caching_chat_client::get_streaming_response_core(chat_request request) {
+    return update_stream(get_executor(), std::make_unique<caching_stream>(state_, std::move(request)));
 }
 
 } // namespace forma

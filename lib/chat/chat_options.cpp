@@ -31,7 +31,6 @@ chat_options merge(const chat_options& base, const chat_options& overrides) {
     if (overrides.parallel_tool_calls) out.parallel_tool_calls = overrides.parallel_tool_calls;
     if (overrides.continuation_token) out.continuation_token = overrides.continuation_token;
     out.allow_background_responses = base.allow_background_responses || overrides.allow_background_responses;
-    if (overrides.telemetry) out.telemetry = overrides.telemetry;
     for (const auto& property : overrides.additional_properties)
         out.additional_properties[property.key()] = property.value();
     return out;

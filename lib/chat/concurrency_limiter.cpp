@@ -246,17 +246,17 @@ std::size_t concurrency_limiter::in_flight() const noexcept { return state_->in_
 std::size_t concurrency_limiter::queued() const noexcept { return state_->waiting(); }
 const concurrency_limiter_options& concurrency_limiter::options() const noexcept { return state_->options; }
 
-asio::awaitable<agent_response<>> concurrency_limiter::get_response(std::vector<chat_message> messages,
-                                                                   chat_options options) {
+asio::awaitable<agent_response<>> concurrency_limiter::get_response_core(chat_request request) {
     const auto s = state_;
-    const double cost = s->cost_of(messages, options);
-    const double estimated_input = cost - static_cast<double>(options.max_output_tokens.value_or(0));
+    const double cost = s->cost_of(request.messages, request.options);
+    const double estimated_input = cost - static_cast<double>(request.options.max_output_tokens.value_or(0));
     co_await s->acquire(cost);
     struct slot {
         state& s;
         ~slot() { s.release(); }
     } held{*s};
-    agent_response<> response = co_await s->inner->get_response(std::move(messages), std::move(options));
+    agent_response<> response = co_await s->inner->get_response(std::move(request.messages), std::move(request.options),
+                                                                std::move(request.context));
     s->observe(response.additional_properties, response.usage, estimated_input);
     co_return response;
 }
@@ -264,18 +264,18 @@ asio::awaitable<agent_response<>> concurrency_limiter::get_response(std::vector<
 // Takes its slot at the first next(), and gives it back when the stream ends, fails or goes.
 class concurrency_limiter::limited_stream final : public update_source {
 public:
-    limited_stream(std::shared_ptr<state> s, std::vector<chat_message> messages, chat_options options)
-        : state_(std::move(s)), messages_(std::move(messages)), options_(std::move(options)) {}
+    limited_stream(std::shared_ptr<state> s, chat_request request) : state_(std::move(s)), request_(std::move(request)) {}
 
     ~limited_stream() override { give_back(); }
 
     asio::awaitable<std::optional<agent_response_update>> next() override {
         if (!inner_) {
-            const double cost = state_->cost_of(messages_, options_);
-            estimated_input_ = cost - static_cast<double>(options_.max_output_tokens.value_or(0));
+            const double cost = state_->cost_of(request_.messages, request_.options);
+            estimated_input_ = cost - static_cast<double>(request_.options.max_output_tokens.value_or(0));
             co_await state_->acquire(cost);
             holding_ = true;
-            inner_.emplace(state_->inner->get_streaming_response(std::move(messages_), std::move(options_)));
+            inner_.emplace(state_->inner->get_streaming_response(std::move(request_.messages), std::move(request_.options),
+                                                                 std::move(request_.context)));
         }
         std::optional<agent_response_update> update;
         try {
@@ -306,8 +306,7 @@ private:
     }
 
     std::shared_ptr<state> state_;
-    std::vector<chat_message> messages_;
-    chat_options options_;
+    chat_request request_;
     std::optional<update_stream> inner_;
     bool holding_ = false;
     bool seen_first_ = false;
@@ -316,8 +315,8 @@ private:
     std::optional<usage_details> usage_;
 };
 
-update_stream concurrency_limiter::get_streaming_response(std::vector<chat_message> messages, chat_options options) {
-    return update_stream(state_->executor, std::make_unique<limited_stream>(state_, std::move(messages), std::move(options)));
+update_stream concurrency_limiter::get_streaming_response_core(chat_request request) {
+    return update_stream(state_->executor, std::make_unique<limited_stream>(state_, std::move(request)));
 }
 
 } // namespace forma

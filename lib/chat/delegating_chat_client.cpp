@@ -14,13 +14,12 @@ delegating_chat_client::delegating_chat_client(chat_client& inner) : inner_(chat
 
 delegating_chat_client::~delegating_chat_client() = default;
 
-boost::asio::awaitable<agent_response<>> delegating_chat_client::get_response(std::vector<chat_message> messages,
-                                                                              chat_options options) {
-    return inner_->get_response(std::move(messages), std::move(options));
+boost::asio::awaitable<agent_response<>> delegating_chat_client::get_response_core(chat_request request) {
+    return inner_->get_response_core(std::move(request));
 }
 
-update_stream delegating_chat_client::get_streaming_response(std::vector<chat_message> messages, chat_options options) {
-    return inner_->get_streaming_response(std::move(messages), std::move(options));
+update_stream delegating_chat_client::get_streaming_response_core(chat_request request) {
+    return inner_->get_streaming_response_core(std::move(request));
 }
 
 } // namespace forma

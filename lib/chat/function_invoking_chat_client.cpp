@@ -35,14 +35,16 @@ std::string limit_message(std::size_t rounds) {
    model sees, the options of each model call, and the calls' runner with its counters. */
 class invocation_run {
 public:
-    invocation_run(std::shared_ptr<chat_client> inner, const function_invocation_options& options,
-                   std::vector<chat_message> messages, chat_options request)
-        : inner_(std::move(inner)), options_(options), request_(std::move(request)),
-          runner_(inner_->get_executor(), request_.tools, options_, request_.telemetry),
-          prepared_(chat_detail::prepare_conversation(std::move(messages))) {}
+    invocation_run(std::shared_ptr<chat_client> inner, const function_invocation_options& options, chat_request request)
+        : inner_(std::move(inner)), options_(options), request_(std::move(request.options)),
+          context_(std::move(request.context)), runner_(inner_->get_executor(), request_.tools, options_, context_),
+          prepared_(chat_detail::prepare_conversation(std::move(request.messages))) {}
 
-    chat_client& inner() const noexcept { return *inner_; }
-    const std::vector<chat_message>& conversation() const noexcept { return prepared_.messages; }
+    /// The next model call: the conversation so far, with tool_choice none once the rounds are used up.
+    boost::asio::awaitable<agent_response<>> ask_model() {
+        return inner_->get_response(prepared_.messages, next_request(), context_);
+    }
+    update_stream ask_model_streaming() { return inner_->get_streaming_response(prepared_.messages, next_request(), context_); }
 
     /// Runs the approved calls and refuses the others; their tool messages, in order.
     boost::asio::awaitable<std::vector<chat_message>> resolve_approvals() {
@@ -60,7 +62,7 @@ public:
         co_return messages;
     }
 
-    /// The options of the next model call: tool_choice none once the rounds are used up.
+private:
     const chat_options& next_request() {
         if (rounds_ >= options_.max_tool_iterations) {
             request_.tool_choice = tool_choice::none();
@@ -69,6 +71,7 @@ public:
         return request_;
     }
 
+public:
     /// The model's turn has these calls: throws when it may not, else whether they wait for approval.
     bool needs_approval(const std::vector<function_call_content>& calls) const {
         if (last_request_) throw tool_error(limit_message(rounds_));
@@ -111,6 +114,7 @@ private:
     std::shared_ptr<chat_client> inner_; // kept by the run and its stream
     const function_invocation_options& options_;
     chat_options request_;
+    run_context context_;
     chat_detail::tool_runner runner_;
     chat_detail::prepared_conversation prepared_;
     std::size_t rounds_ = 0;
@@ -133,14 +137,13 @@ function_invoking_chat_client::function_invoking_chat_client(std::shared_ptr<cha
 function_invoking_chat_client::function_invoking_chat_client(chat_client& inner, function_invocation_options options)
     : delegating_chat_client(inner), options_(options) {}
 
-boost::asio::awaitable<agent_response<>> function_invoking_chat_client::get_response(std::vector<chat_message> messages,
-                                                                                     chat_options options) {
+boost::asio::awaitable<agent_response<>> function_invoking_chat_client::get_response_core(chat_request request) {
     const function_invocation_options limits = options_; // the client may change while the run goes on
-    invocation_run run(shared_inner(), limits, std::move(messages), std::move(options));
+    invocation_run run(shared_inner(), limits, std::move(request));
     agent_response<> out;
     for (chat_message& m : co_await run.resolve_approvals()) out.messages.push_back(std::move(m));
     for (;;) {
-        agent_response<> turn = co_await run.inner().get_response(run.conversation(), run.next_request());
+        agent_response<> turn = co_await run.ask_model();
         std::vector<function_call_content> calls = calls_in(turn.messages);
         if (calls.empty()) {
             model_detail::add_response(out, std::move(turn));
@@ -164,9 +167,8 @@ namespace {
    approval requests, which end the stream); each result follows in an update of role tool. */
 class invoking_stream final : public update_source {
 public:
-    invoking_stream(std::shared_ptr<chat_client> inner, const function_invocation_options& options,
-                    std::vector<chat_message> messages, chat_options request)
-        : limits_(options), run_(std::move(inner), limits_, std::move(messages), std::move(request)) {}
+    invoking_stream(std::shared_ptr<chat_client> inner, const function_invocation_options& options, chat_request request)
+        : limits_(options), run_(std::move(inner), limits_, std::move(request)) {}
 
     boost::asio::awaitable<std::optional<agent_response_update>> next() override {
         for (;;) {
@@ -182,7 +184,7 @@ public:
                 step_ = step::ask;
                 break;
             case step::ask:
-                model_.emplace(run_.inner().get_streaming_response(run_.conversation(), run_.next_request()));
+                model_.emplace(run_.ask_model_streaming());
                 step_ = step::read;
                 break;
             case step::read:
@@ -261,10 +263,8 @@ private:
 
 } // namespace
 
-update_stream function_invoking_chat_client::get_streaming_response(std::vector<chat_message> messages,
-                                                                    chat_options options) {
-    return update_stream(get_executor(),
-                         std::make_unique<invoking_stream>(shared_inner(), options_, std::move(messages), std::move(options)));
+update_stream function_invoking_chat_client::get_streaming_response_core(chat_request request) {
+    return update_stream(get_executor(), std::make_unique<invoking_stream>(shared_inner(), options_, std::move(request)));
 }
 
 } // namespace forma

@@ -53,8 +53,9 @@ function_result_content rejected_result(const function_call_content& call, std::
 
 tool_runner::tool_runner(asio::any_io_executor executor, const std::vector<function_tool>& tools,
                          const function_invocation_options& options,
-                         const std::optional<telemetry::trace_parent>& parent)
-    : executor_(std::move(executor)), tools_(tools), options_(options), parent_(parent.value_or(telemetry::trace_parent{})) {
+                         const run_context& context)
+    : executor_(std::move(executor)), tools_(tools), options_(options),
+      parent_(context.trace.value_or(telemetry::trace_parent{})) {
     for (std::size_t i = 0; i < tools_.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
             if (tools_[i].name() == tools_[j].name())
@@ -91,7 +92,9 @@ asio::awaitable<tool_runner::outcome> tool_runner::invoke(const function_call_co
         co_return failure(call, message);
     }
     const function_tool tool = *found; // keeps the tool alive while it runs
-    const tool_invocation invocation{call, arguments, span.child()};
+    run_context context; // the tool's work nests under its call's span
+    if (span.recording()) context.trace = span.child();
+    const tool_invocation invocation{call, arguments, std::move(context)};
     boost::json::value result;
     bool timed_out = false;
     std::exception_ptr thrown;

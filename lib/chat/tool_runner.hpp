@@ -5,6 +5,7 @@
 #include <forma/chat/function_invoking_chat_client.hpp>
 #include <forma/chat/function_tool.hpp>
 #include <forma/model/chat_message.hpp>
+#include <forma/chat/run_context.hpp>
 #include <forma/telemetry/trace_parent.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -19,7 +20,7 @@ namespace forma::chat_detail {
 class tool_runner {
 public:
     tool_runner(boost::asio::any_io_executor executor, const std::vector<function_tool>& tools,
-                const function_invocation_options& options, const std::optional<telemetry::trace_parent>& parent);
+                const function_invocation_options& options, const run_context& context);
 
     /// The tool named `name`, or null.
     const function_tool* find(std::string_view name) const noexcept;

@@ -11,19 +11,17 @@ bool wants_json(const std::optional<response_format>& format) {
     return format && format->kind() != response_format_kind::text;
 }
 
-// The conversion call belongs to the run's trace, when the run carries one.
-chat_options conversion_options(const structured_output_agent::options& options, const response_format& requested,
-                                const agent_run_options& run) {
+chat_options conversion_options(const structured_output_agent::options& options, const response_format& requested) {
     chat_options out = options.chat_options;
     out.instructions = options.instructions;
     out.response_format = requested;
-    if (run.chat_options && run.chat_options->telemetry) out.telemetry = run.chat_options->telemetry;
     return out;
 }
 
-std::vector<chat_message> conversion_request(const std::string& inner_text) {
-    std::vector<chat_message> request;
-    request.emplace_back(chat_role::user(), inner_text);
+// The conversion call belongs to the run's trace, when the run carries one.
+chat_request conversion_request(const std::string& inner_text, chat_options conversion, run_context context) {
+    chat_request request{{}, std::move(conversion), std::move(context)};
+    request.messages.emplace_back(chat_role::user(), inner_text);
     return request;
 }
 
@@ -42,13 +40,14 @@ structured_output_agent::run_core(agent_run run) {
     auto requested = options.response_format ? options.response_format : options_.response_format;
     if (!wants_json(requested)) co_return co_await delegating_agent::run_core(std::move(run));
 
-    chat_options conversion = conversion_options(options_, *requested, options);
+    chat_options conversion = conversion_options(options_, *requested);
     agent_detail::output_retry retry(options, conversion, options_.max_output_retries);
+    run_context context = options.context;
     options.response_format.reset(); // the inner agent answers in its own way
     options.output_validator = {};
     agent_response<> original = co_await delegating_agent::run_core(std::move(run));
-    agent_response<> converted = co_await agent_detail::get_checked_response(
-        client_, conversion_request(original.text()), std::move(conversion), std::move(retry));
+    chat_request call = conversion_request(original.text(), std::move(conversion), std::move(context));
+    agent_response<> converted = co_await agent_detail::get_checked_response(client_, std::move(call), std::move(retry));
 
     for (auto& message : converted.messages)
         if (message.author_name.empty()) message.author_name = std::string(name());
@@ -67,10 +66,10 @@ namespace {
 /// The inner run's updates first, then the conversion's, as a message of its own.
 class structured_streaming_run final : public update_source {
 public:
-    structured_streaming_run(update_stream inner, chat_client& client, chat_options conversion,
+    structured_streaming_run(update_stream inner, chat_client& client, chat_options conversion, run_context context,
                              agent_detail::output_retry retry, std::string author)
-        : inner_(std::move(inner)), client_(client), conversion_(std::move(conversion)), retry_(std::move(retry)),
-          author_(std::move(author)) {}
+        : inner_(std::move(inner)), client_(client), conversion_(std::move(conversion)), context_(std::move(context)),
+          retry_(std::move(retry)), author_(std::move(author)) {}
 
     boost::asio::awaitable<std::optional<agent_response_update>> next() override {
         if (!converting_) {
@@ -80,7 +79,8 @@ public:
             }
             converting_ = true;
             converted_.emplace(agent_detail::get_checked_streaming_response(
-                client_, conversion_request(original_.response().text()), std::move(conversion_), std::move(retry_)));
+                client_, conversion_request(original_.response().text(), std::move(conversion_), std::move(context_)),
+                std::move(retry_)));
         }
         auto update = co_await converted_->next();
         if (update && update->role != chat_role::user()) { // not a retry's errors
@@ -94,6 +94,7 @@ private:
     update_stream inner_;
     chat_client& client_;
     chat_options conversion_;
+    run_context context_;
     agent_detail::output_retry retry_;
     std::string author_;
     agent_response_builder original_;
@@ -108,15 +109,16 @@ update_stream structured_output_agent::run_streaming_core(agent_run run) {
     agent_run_options& options = run.options;
     auto requested = options.response_format ? options.response_format : options_.response_format;
     if (!wants_json(requested)) return delegating_agent::run_streaming_core(std::move(run));
-    chat_options conversion = conversion_options(options_, *requested, options);
+    chat_options conversion = conversion_options(options_, *requested);
     agent_detail::output_retry retry(options, conversion, options_.max_output_retries);
+    run_context context = options.context;
     options.response_format.reset();
     options.output_validator = {};
     update_stream inner_stream = delegating_agent::run_streaming_core(std::move(run));
     return update_stream(get_executor(),
                          std::make_unique<structured_streaming_run>(std::move(inner_stream), client_,
-                                                                    std::move(conversion), std::move(retry),
-                                                                    std::string(name())));
+                                                                    std::move(conversion), std::move(context),
+                                                                    std::move(retry), std::string(name())));
 }
 
 } // namespace forma

@@ -16,11 +16,9 @@ bool capture_from_environment() {
     return value && std::string_view(value) == "true";
 }
 
-// Hands the run's span down to the chat client through the run's chat options.
+// Hands the run's span down to the agents and chat clients below through the run's context.
 void carry(agent_run_options& options, const telemetry::operation_span& span) {
-    if (!span.recording()) return;
-    if (!options.chat_options) options.chat_options.emplace();
-    options.chat_options->telemetry = span.child();
+    if (span.recording()) options.context.trace = span.child();
 }
 
 } // namespace
@@ -34,8 +32,7 @@ telemetry_agent::telemetry_agent(std::shared_ptr<agent> inner, telemetry_options
 
 telemetry::trace_parent telemetry_agent::parent_of(const agent_run_options& options) const {
     telemetry::trace_parent parent{.exporter = exporter_, .context = {}, .sensitive_data = sensitive_data_};
-    if (options.chat_options && options.chat_options->telemetry)
-        parent.context = options.chat_options->telemetry->context;
+    if (options.context.trace) parent.context = options.context.trace->context;
     return parent;
 }
 

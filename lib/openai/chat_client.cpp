@@ -60,20 +60,23 @@ const client_options& chat_client::options() const noexcept { return state_->htt
 
 std::size_t chat_client::idle_connections() const noexcept { return state_->http->idle_connections(); }
 
-asio::awaitable<agent_response<>> chat_client::get_response(std::vector<chat_message> messages,
-                                                            chat_options options) {
+asio::awaitable<agent_response<>> chat_client::get_response_core(chat_request request) {
+    const std::vector<chat_message>& messages = request.messages;
+    chat_options& options = request.options;
     const detail::transport& transport = *state_->http;
     if (!options.structured_output_mode) options.structured_output_mode = transport.options().structured_output_mode;
     // Built now, so that a request that cannot be expressed fails before any I/O.
     std::string body = boost::json::serialize(build_request(messages, options, transport.options().model, false));
     return detail::whole_exchange(state_->http, {.target = state_->target}, std::move(body),
-                                  transport.start_span(messages, options, false),
+                                  transport.start_span(messages, options, request.context, false),
                                   [answer_tool = std::string(detail::answer_tool(options))](std::string_view text) {
                                       return detail::answer_from_call(parse_response(text), answer_tool);
                                   });
 }
 
-update_stream chat_client::get_streaming_response(std::vector<chat_message> messages, chat_options options) {
+update_stream chat_client::get_streaming_response_core(chat_request request) {
+    const std::vector<chat_message>& messages = request.messages;
+    chat_options& options = request.options;
     const detail::transport& transport = *state_->http;
     if (!options.structured_output_mode) options.structured_output_mode = transport.options().structured_output_mode;
     std::string body = boost::json::serialize(build_request(messages, options, transport.options().model, true));
@@ -84,7 +87,7 @@ update_stream chat_client::get_streaming_response(std::vector<chat_message> mess
     return update_stream(transport.executor(),
                          std::make_unique<detail::parsed_stream<chat_stream_mapping>>(
                              state_->http, request_line{.target = state_->target, .stream = true}, std::move(body),
-                             transport.start_span(messages, options, true), std::move(mapping)));
+                             transport.start_span(messages, options, request.context, true), std::move(mapping)));
 }
 
 } // namespace forma::openai

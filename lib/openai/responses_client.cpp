@@ -111,24 +111,27 @@ const responses_client_options& responses_client::settings() const noexcept { re
 
 std::size_t responses_client::idle_connections() const noexcept { return state_->http->idle_connections(); }
 
-asio::awaitable<agent_response<>> responses_client::get_response(std::vector<chat_message> messages,
-                                                                 chat_options options) {
+asio::awaitable<agent_response<>> responses_client::get_response_core(chat_request request) {
+    const std::vector<chat_message>& messages = request.messages;
+    chat_options& options = request.options;
     const detail::transport& transport = *state_->http;
     if (!options.structured_output_mode) options.structured_output_mode = transport.options().structured_output_mode;
     const std::string_view answer_tool = detail::answer_tool(options);
     if (options.continuation_token) {
         const responses_token token = responses_token::from(*options.continuation_token);
         return complete(state_->http, {.method = "GET", .target = transport.target(response_path(token))}, {},
-                        transport.start_span({}, options, false), answer_tool);
+                        transport.start_span({}, options, request.context, false), answer_tool);
     }
     // Built now, so that a request that cannot be expressed fails before any I/O.
     std::string body = boost::json::serialize(
         build_responses_request(messages, options, state_->default_model, false, state_->settings));
     return complete(state_->http, {.target = transport.target("/responses")}, std::move(body),
-                    transport.start_span(messages, options, false), answer_tool);
+                    transport.start_span(messages, options, request.context, false), answer_tool);
 }
 
-update_stream responses_client::get_streaming_response(std::vector<chat_message> messages, chat_options options) {
+update_stream responses_client::get_streaming_response_core(chat_request call) {
+    std::vector<chat_message>& messages = call.messages;
+    chat_options& options = call.options;
     const detail::transport& transport = *state_->http;
     if (!options.structured_output_mode) options.structured_output_mode = transport.options().structured_output_mode;
     const std::string answer_tool(detail::answer_tool(options));
@@ -153,18 +156,18 @@ update_stream responses_client::get_streaming_response(std::vector<chat_message>
             build_responses_request(messages, options, state_->default_model, true, state_->settings));
         request.target = transport.target("/responses");
     }
-    auto span = transport.start_span(messages, options, true);
+    auto span = transport.start_span(messages, options, call.context, true);
     return update_stream(transport.executor(), std::make_unique<detail::parsed_stream<responses_stream_mapping>>(
                                                    state_->http, std::move(request), std::move(body),
                                                    std::move(span), std::move(mapping)));
 }
 
-asio::awaitable<agent_response<>> responses_client::cancel(const continuation_token& token, chat_options options) {
+asio::awaitable<agent_response<>> responses_client::cancel(const continuation_token& token, run_context context) {
     const responses_token position = responses_token::from(token);
     const detail::transport& transport = *state_->http;
     return complete(state_->http,
                     {.method = "POST", .target = transport.target(response_path(position) + "/cancel")}, "{}",
-                    transport.start_span({}, options, false));
+                    transport.start_span({}, {}, context, false));
 }
 
 } // namespace forma::openai

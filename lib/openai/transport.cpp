@@ -75,12 +75,13 @@ exchange_limits transport::limits_from_now() const {
 }
 
 telemetry::operation_span transport::start_span(const std::vector<chat_message>& messages,
-                                                const chat_options& request, bool stream) const {
-    if (!request.telemetry) return telemetry::operation_span({}, {});
+                                                const chat_options& request, const run_context& context,
+                                                bool stream) const {
+    if (!context.trace) return telemetry::operation_span({}, {});
     const std::string& model = request.model.empty() ? options_.model : request.model;
     std::string name(telemetry::gen_ai::operation::chat);
     if (!model.empty()) name.append(" ").append(model);
-    return telemetry::operation_span(*request.telemetry, {.operation_name = telemetry::gen_ai::operation::chat,
+    return telemetry::operation_span(*context.trace, {.operation_name = telemetry::gen_ai::operation::chat,
                                                           .span_name = std::move(name),
                                                           .provider = provider(),
                                                           .request = &request,

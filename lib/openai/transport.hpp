@@ -9,6 +9,7 @@
 #include <forma/chat/chat_options.hpp>
 #include <forma/chat/operation_span.hpp>
 #include <forma/chat/provider_metadata.hpp>
+#include <forma/chat/run_context.hpp>
 #include <forma/model/chat_message.hpp>
 #include <forma/net/base_url.hpp>
 #include <forma/net/http_error.hpp>
@@ -67,9 +68,9 @@ public:
     /// The limits of an exchange that starts now.
     net::detail::exchange_limits limits_from_now() const;
 
-    /// The span of one call, a child of the span `request` carries (none without one).
+    /// The span of one call, a child of the trace `context` carries (none without one).
     telemetry::operation_span start_span(const std::vector<chat_message>& messages, const chat_options& request,
-                                         bool stream) const;
+                                         const run_context& context, bool stream) const;
 
     using opened_response = net::detail::connection_pool::opened;
 

@@ -53,9 +53,8 @@ void scripted_chat_client::add_updates(std::vector<agent_response_update> update
 
 void scripted_chat_client::add_error(std::exception_ptr error) { replies_.emplace_back(std::move(error)); }
 
-scripted_chat_client::reply scripted_chat_client::take_reply(std::vector<chat_message> messages,
-                                                             chat_options options, bool streaming) {
-    requests_.push_back({std::move(messages), std::move(options), streaming});
+scripted_chat_client::reply scripted_chat_client::take_reply(chat_request request, bool streaming) {
+    requests_.push_back({std::move(request.messages), std::move(request.options), std::move(request.context), streaming});
     ++calls_;
     if (replies_.empty())
         return std::make_exception_ptr(
@@ -65,9 +64,8 @@ scripted_chat_client::reply scripted_chat_client::take_reply(std::vector<chat_me
     return next;
 }
 
-boost::asio::awaitable<agent_response<>> scripted_chat_client::get_response(std::vector<chat_message> messages,
-                                                                            chat_options options) {
-    reply next = take_reply(std::move(messages), std::move(options), false);
+boost::asio::awaitable<agent_response<>> scripted_chat_client::get_response_core(chat_request request) {
+    reply next = take_reply(std::move(request), false);
     if (auto* e = std::get_if<std::exception_ptr>(&next)) std::rethrow_exception(*e);
     if (auto* updates = std::get_if<scripted_updates>(&next)) {
         if (updates->error) std::rethrow_exception(updates->error);
@@ -76,9 +74,8 @@ boost::asio::awaitable<agent_response<>> scripted_chat_client::get_response(std:
     co_return std::move(std::get<agent_response<>>(next));
 }
 
-update_stream scripted_chat_client::get_streaming_response(std::vector<chat_message> messages,
-                                                           chat_options options) {
-    reply next = take_reply(std::move(messages), std::move(options), true);
+update_stream scripted_chat_client::get_streaming_response_core(chat_request request) {
+    reply next = take_reply(std::move(request), true);
     scripted_updates script;
     if (auto* e = std::get_if<std::exception_ptr>(&next)) script.error = *e;
     else if (auto* response = std::get_if<agent_response<>>(&next)) script.updates = response->to_updates();

@@ -29,14 +29,14 @@ public:
     using delegating_chat_client::delegating_chat_client;
     int requests = 0;
 
-    asio::awaitable<forma::agent_response<>> get_response(std::vector<chat_message> messages,
-                                                          forma::chat_options options) override {
+protected:
+    asio::awaitable<forma::agent_response<>> get_response_core(forma::chat_request request) override {
         ++requests;
-        return delegating_chat_client::get_response(std::move(messages), std::move(options));
+        return delegating_chat_client::get_response_core(std::move(request));
     }
-    forma::update_stream get_streaming_response(std::vector<chat_message> messages, forma::chat_options options) override {
+    forma::update_stream get_streaming_response_core(forma::chat_request request) override {
         ++requests;
-        return delegating_chat_client::get_streaming_response(std::move(messages), std::move(options));
+        return delegating_chat_client::get_streaming_response_core(std::move(request));
     }
 };
 

@@ -32,8 +32,18 @@ public:
     explicit held_chat_client(executor_type ex) : executor_(std::move(ex)) {}
     executor_type get_executor() const override { return executor_; }
 
-    asio::awaitable<forma::agent_response<>> get_response(std::vector<chat_message> messages, forma::chat_options) override {
-        const std::string asked = messages.back().text();
+    /// Lets the oldest request still held answer.
+    void release_one() {
+        gates_.front()->cancel();
+        gates_.pop_front();
+    }
+
+    std::vector<std::string> started;
+    boost::json::object next_properties;
+
+protected:
+    asio::awaitable<forma::agent_response<>> get_response_core(forma::chat_request request) override {
+        const std::string asked = request.messages.back().text();
         started.push_back(asked);
         auto gate = std::make_shared<asio::steady_timer>(executor_, std::chrono::steady_clock::time_point::max());
         gates_.push_back(gate);
@@ -43,19 +53,10 @@ public:
         r.additional_properties = next_properties;
         co_return r;
     }
-    forma::update_stream get_streaming_response(std::vector<chat_message> messages, forma::chat_options) override {
-        started.push_back(messages.back().text());
+    forma::update_stream get_streaming_response_core(forma::chat_request request) override {
+        started.push_back(request.messages.back().text());
         return forma::make_update_stream(executor_, {forma::agent_response_update(chat_role::assistant(), "streamed")});
     }
-
-    /// Lets the oldest request still held answer.
-    void release_one() {
-        gates_.front()->cancel();
-        gates_.pop_front();
-    }
-
-    std::vector<std::string> started;
-    boost::json::object next_properties;
 
 private:
     executor_type executor_;

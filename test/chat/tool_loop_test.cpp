@@ -307,10 +307,10 @@ TEST_F(tool_loop, a_cancelled_call_is_a_cancelled_span) {
     model.add_response(calls_turn({call("c1", "stuck", "{}")}));
     function_invoking_chat_client loop(model);
     chat_options options = with_tools({stuck});
-    options.telemetry = telemetry::trace_parent{.exporter = memory};
+    const forma::run_context traced{.trace = telemetry::trace_parent{.exporter = memory}};
     asio::cancellation_signal signal;
     bool done = false;
-    asio::co_spawn(io, loop.get_response(ask("Go"), options),
+    asio::co_spawn(io, loop.get_response(ask("Go"), options, traced),
                    asio::bind_cancellation_slot(signal.slot(), [&](std::exception_ptr, agent_response<>) { done = true; }));
     const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     while (!started && std::chrono::steady_clock::now() < end) io.run_one_for(10ms);

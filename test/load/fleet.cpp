@@ -64,16 +64,17 @@ class echo_model : public forma::chat_client {
 public:
     explicit echo_model(executor_type ex) : executor_(std::move(ex)) {}
     executor_type get_executor() const override { return executor_; }
-    asio::awaitable<forma::agent_response<>> get_response(std::vector<forma::chat_message> messages,
-                                                          forma::chat_options) override {
-        const std::string asked = messages.back().text();
+
+protected:
+    asio::awaitable<forma::agent_response<>> get_response_core(forma::chat_request request) override {
+        const std::string asked = request.messages.back().text();
         if (asked.find("slow") != std::string::npos) {
             asio::steady_timer pause(executor_, std::chrono::milliseconds(100));
             co_await pause.async_wait(asio::use_awaitable);
         }
         co_return forma::agent_response<>(forma::chat_message(forma::chat_role::assistant(), "answer: " + asked));
     }
-    forma::update_stream get_streaming_response(std::vector<forma::chat_message>, forma::chat_options) override {
+    forma::update_stream get_streaming_response_core(forma::chat_request) override {
         throw forma::error("the fleet's model does not stream");
     }
 

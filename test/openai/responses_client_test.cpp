@@ -470,11 +470,11 @@ TEST_F(responses_over_tls, malformed_and_unknown_events_from_the_server) {
 TEST_F(responses_over_tls, each_call_of_a_background_run_is_a_span_with_the_response_id) {
     auto& c = client({}, {.background_duration = 60ms});
     auto memory = std::make_shared<forma::telemetry::in_memory_exporter>();
-    const forma::telemetry::trace_parent parent{.exporter = memory};
-    auto r = run(c.get_response(ask("Trace me"), {.allow_background_responses = true, .telemetry = parent}));
+    const forma::run_context parent{.trace = forma::telemetry::trace_parent{.exporter = memory}};
+    auto r = run(c.get_response(ask("Trace me"), {.allow_background_responses = true}, parent));
     for (int i = 0; i < 200 && r.continuation_token; ++i) {
         pause(5ms);
-        r = run(c.get_response({}, {.continuation_token = r.continuation_token, .telemetry = parent}));
+        r = run(c.get_response({}, {.continuation_token = r.continuation_token}, parent));
     }
     ASSERT_FALSE(r.continuation_token);
     const auto spans = memory->spans();

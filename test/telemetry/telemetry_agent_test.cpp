@@ -129,7 +129,7 @@ TEST_F(telemetry, the_chat_call_gets_the_run_span_as_its_parent) {
     run_to_completion(io, agent->run("Hello"));
     const auto span = only_span();
     ASSERT_EQ(client.requests().size(), 1u);
-    const auto& carried = client.requests()[0].options.telemetry;
+    const auto& carried = client.requests()[0].context.trace;
     ASSERT_TRUE(carried);
     EXPECT_EQ(carried->context, span.context);
     EXPECT_EQ(carried->exporter, memory);
@@ -156,7 +156,7 @@ TEST_F(telemetry, sensitive_data_records_the_messages_in_the_conventions_shape) 
                                "name":"assistant","finish_reason":"stop"}])"));
     EXPECT_EQ(json::parse(*text(span, attr::system_instructions)),
               json::parse(R"([{"type":"text","content":"Be brief."}])"));
-    EXPECT_TRUE(client.requests()[0].options.telemetry->sensitive_data);
+    EXPECT_TRUE(client.requests()[0].context.trace->sensitive_data);
 }
 
 TEST_F(telemetry, the_environment_variable_turns_sensitive_data_on_unless_the_option_says) {
@@ -306,7 +306,23 @@ TEST_F(telemetry, nested_telemetry_agents_make_one_trace) {
     EXPECT_EQ(spans[0].context.trace_id, spans[1].context.trace_id);
     EXPECT_EQ(spans[0].parent_span_id, spans[1].context.span_id);
     EXPECT_FALSE(spans[1].parent_span_id);
-    EXPECT_EQ(client.requests()[0].options.telemetry->context, spans[0].context);
+    EXPECT_EQ(client.requests()[0].context.trace->context, spans[0].context);
+}
+
+TEST_F(telemetry, a_run_context_from_a_received_traceparent_makes_the_run_its_child) {
+    client.add_response(scripted_answer("Hi!"));
+    auto agent = build();
+    const auto caller = forma::telemetry::parse_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+    ASSERT_TRUE(caller);
+    forma::agent_run_options options;
+    options.context.trace = forma::telemetry::trace_parent{.exporter = memory, .context = *caller};
+    run_to_completion(io, agent->run("Hello", nullptr, options));
+    const auto span = only_span();
+    EXPECT_EQ(span.context.trace_id, caller->trace_id);
+    EXPECT_EQ(span.parent_span_id, caller->span_id);
+    // The chat call below is the run span's child, not the caller's.
+    ASSERT_TRUE(client.requests()[0].context.trace);
+    EXPECT_EQ(client.requests()[0].context.trace->context, span.context);
 }
 
 TEST_F(telemetry, the_structured_output_conversion_belongs_to_the_run_trace) {
@@ -320,8 +336,8 @@ TEST_F(telemetry, the_structured_output_conversion_belongs_to_the_run_trace) {
     EXPECT_EQ(run_to_completion(io, agent->run<person>("Who is Ann?")).result().age, 30);
     const auto span = only_span();
     ASSERT_EQ(converter.requests().size(), 1u);
-    ASSERT_TRUE(converter.requests()[0].options.telemetry);
-    EXPECT_EQ(converter.requests()[0].options.telemetry->context, span.context);
+    ASSERT_TRUE(converter.requests()[0].context.trace);
+    EXPECT_EQ(converter.requests()[0].context.trace->context, span.context);
 }
 
 // An exporter that fails at everything.

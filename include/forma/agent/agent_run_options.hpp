@@ -2,6 +2,7 @@
 
 #include <forma/agent/output_validator.hpp>
 #include <forma/chat/chat_options.hpp>
+#include <forma/chat/run_context.hpp>
 #include <forma/chat/structured_output_mode.hpp>
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/response_format.hpp>
@@ -41,6 +42,11 @@ struct agent_run_options {
     forma::output_validator output_validator{};
     /// Agent-specific options, by name.
     boost::json::object additional_properties{};
+    /** The run this one belongs to: its trace. telemetry_agent sets it for the agents and
+        chat clients below it, as_tool for the agent a tool call runs; a server may set it
+        from a received W3C `traceparent`.
+    */
+    forma::run_context context{};
 
     /// An independent copy (the same as copying: the members are values).
     agent_run_options clone() const { return *this; }

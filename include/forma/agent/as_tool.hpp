@@ -21,7 +21,7 @@ struct agent_tool_options {
     agent_run_options run_options{};
 };
 
-namespace chat_detail {
+namespace agent_detail {
 
 /// Runs `inner` on `input` for a call and returns its answer's text, the call's span as the run's parent.
 boost::asio::awaitable<boost::json::value> run_agent(agent& inner, std::string input,
@@ -31,7 +31,7 @@ boost::asio::awaitable<boost::json::value> run_agent(agent& inner, std::string i
 std::string tool_name(const agent& inner, const agent_tool_options& options);
 std::string tool_description(const agent& inner, const agent_tool_options& options);
 
-} // namespace chat_detail
+} // namespace agent_detail
 
 /** An agent as a tool (the records' "sub agents"): the model calls it with
     `{"input": "..."}`, the agent runs on that input in a fresh session, and the
@@ -53,13 +53,13 @@ function_tool as_tool(agent& inner, agent_tool_options options = {});
 */
 template <class Input>
 function_tool as_tool(agent& inner, agent_tool_options options = {}) {
-    std::string name = chat_detail::tool_name(inner, options);
-    std::string description = chat_detail::tool_description(inner, options);
+    std::string name = agent_detail::tool_name(inner, options);
+    std::string description = agent_detail::tool_description(inner, options);
     const function_tool_options tool_options = options.tool;
     function_tool::invoker_type invoker = [&inner, run_options = std::move(options.run_options)](
                                               const tool_invocation& call) -> boost::asio::awaitable<boost::json::value> {
         const Input input = chat_detail::read_arguments<Input>(call.arguments);
-        co_return co_await chat_detail::run_agent(inner, to_json(input), run_options, call);
+        co_return co_await agent_detail::run_agent(inner, to_json(input), run_options, call);
     };
     return function_tool(std::move(name), std::move(description),
                          json_schema<Input>({.dialect = schema_dialect::openai_strict}), std::move(invoker),

@@ -50,9 +50,6 @@ public:
                         caching_chat_client_options options = {});
     ~caching_chat_client() override;
 
-    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
-                                                          chat_options options) override;
-    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
 
     /// The cache key of a request: lowercase hex SHA-256 of its normalized JSON.
     static std::string cache_key(const std::vector<chat_message>& messages, const chat_options& options);
@@ -62,6 +59,10 @@ public:
     std::size_t hits() const noexcept;
     std::size_t misses() const noexcept;
     std::size_t cache_errors() const noexcept;
+
+protected:
+    boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) override;
+    update_stream get_streaming_response_core(chat_request request) override;
 
 private:
     struct state;

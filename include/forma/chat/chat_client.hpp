@@ -1,7 +1,9 @@
 #pragma once
 
 #include <forma/chat/chat_options.hpp>
+#include <forma/chat/chat_request.hpp>
 #include <forma/chat/provider_metadata.hpp>
+#include <forma/chat/run_context.hpp>
 #include <forma/chat/update_stream.hpp>
 #include <forma/model/agent_response.hpp>
 #include <forma/model/chat_message.hpp>
@@ -32,12 +34,32 @@ public:
     /// Who serves the model, for telemetry; empty by default.
     virtual provider_metadata provider() const { return {}; }
 
-    virtual boost::asio::awaitable<agent_response<>>
-    get_response(std::vector<chat_message> messages, chat_options options) = 0;
+    // Overloads, not default arguments: g++ 12 mis-compiles a defaulted aggregate argument
+    // in a co_await expression (see the guide).
+
+    /// Asks the model; `context` is the caller's run (its trace), if any.
+    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages, chat_options options,
+                                                          run_context context) {
+        return get_response_core({std::move(messages), std::move(options), std::move(context)});
+    }
+    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages, chat_options options) {
+        return get_response(std::move(messages), std::move(options), run_context());
+    }
+    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages) {
+        return get_response(std::move(messages), chat_options(), run_context());
+    }
 
     /// Starts a streaming response; the request is made when the stream is first read.
-    virtual update_stream get_streaming_response(std::vector<chat_message> messages,
-                                                 chat_options options) = 0;
+    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options,
+                                         run_context context) {
+        return get_streaming_response_core({std::move(messages), std::move(options), std::move(context)});
+    }
+    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) {
+        return get_streaming_response(std::move(messages), std::move(options), run_context());
+    }
+    update_stream get_streaming_response(std::vector<chat_message> messages) {
+        return get_streaming_response(std::move(messages), chat_options(), run_context());
+    }
 
     /// get_response() for any completion token; the handler gets (std::exception_ptr, agent_response<>).
     template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
@@ -45,6 +67,14 @@ public:
         return boost::asio::co_spawn(get_executor(), get_response(std::move(messages), std::move(options)),
                                      std::forward<CompletionToken>(token));
     }
+
+protected:
+    /// What get_response does: the one function a client implements for whole responses.
+    virtual boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) = 0;
+    /// What get_streaming_response does.
+    virtual update_stream get_streaming_response_core(chat_request request) = 0;
+
+    friend class delegating_chat_client;
 };
 
 } // namespace forma

@@ -5,7 +5,6 @@
 #include <forma/chat/tool_choice.hpp>
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/response_format.hpp>
-#include <forma/telemetry/trace_parent.hpp>
 
 #include <boost/json/object.hpp>
 
@@ -48,10 +47,6 @@ struct chat_options {
     bool allow_background_responses = false;
     /// Provider-specific request members, passed through as they are.
     boost::json::object additional_properties{};
-    /// Set by telemetry_agent: the span this call belongs to. A client that records
-    /// telemetry (openai::chat_client does) makes its call a child span of it and
-    /// sends the W3C `traceparent` header. Never part of the request body.
-    std::optional<telemetry::trace_parent> telemetry{};
 
     friend bool operator==(const chat_options&, const chat_options&) = default;
 };

@@ -59,13 +59,14 @@ public:
     explicit concurrency_limiter(chat_client& inner, concurrency_limiter_options options = {});
     ~concurrency_limiter() override;
 
-    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
-                                                          chat_options options) override;
-    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
 
     std::size_t in_flight() const noexcept;
     std::size_t queued() const noexcept;
     const concurrency_limiter_options& options() const noexcept;
+
+protected:
+    boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) override;
+    update_stream get_streaming_response_core(chat_request request) override;
 
 private:
     struct state;

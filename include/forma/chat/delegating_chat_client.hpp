@@ -24,13 +24,14 @@ public:
     executor_type get_executor() const override { return inner_->get_executor(); }
     provider_metadata provider() const override { return inner_->provider(); }
 
-    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
-                                                          chat_options options) override;
-    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
-
     chat_client& inner() const noexcept { return *inner_; }
     /// The inner client, shared: what a decorator's open streams keep.
     const std::shared_ptr<chat_client>& shared_inner() const noexcept { return inner_; }
+
+protected:
+    /// Both pass the request to the inner client unchanged.
+    boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) override;
+    update_stream get_streaming_response_core(chat_request request) override;
 
 private:
     std::shared_ptr<chat_client> inner_;

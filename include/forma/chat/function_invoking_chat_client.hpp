@@ -72,11 +72,12 @@ public:
     explicit function_invoking_chat_client(std::shared_ptr<chat_client> inner, function_invocation_options options = {});
     explicit function_invoking_chat_client(chat_client& inner, function_invocation_options options = {});
 
-    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
-                                                          chat_options options) override;
-    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
 
     const function_invocation_options& options() const noexcept { return options_; }
+
+protected:
+    boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) override;
+    update_stream get_streaming_response_core(chat_request request) override;
 
 private:
     function_invocation_options options_;

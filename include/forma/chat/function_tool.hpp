@@ -1,7 +1,7 @@
 #pragma once
 
 #include <forma/model/content.hpp>
-#include <forma/telemetry/trace_parent.hpp>
+#include <forma/chat/run_context.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
@@ -38,11 +38,12 @@ struct tool_invocation {
     const function_call_content& call;
     /// The call's arguments as JSON text, as the model sent them (possibly not JSON at all).
     std::string_view arguments;
-    /** The call's `execute_tool` span, for tools that run agents or chat clients:
-        pass it on as `chat_options::telemetry` and their spans nest under the
-        call's (as_tool does). No exporter when telemetry is off.
+    /** The run this call belongs to, with the call's `execute_tool` span as its trace (unset
+        when telemetry is off): tools that run agents or chat clients pass it on (as
+        agent_run_options::context or to get_response) and their spans nest under the call's,
+        as as_tool does.
     */
-    telemetry::trace_parent telemetry{};
+    run_context context{};
 };
 
 /** A function the model may call: a name, a description, the JSON Schema of its

@@ -28,10 +28,11 @@ struct telemetry_options {
     attributes, and as the GenAI client metrics (operation duration, token usage,
     time to first chunk for streams).
 
-    The run's chat options carry the span down (chat_options::telemetry), so a
+    The run's context carries the span down (agent_run_options::context), so a
     chat client that records telemetry, as openai::chat_client does, adds its
     `chat {model}` span as a child and sends a W3C `traceparent` header. A run
-    whose options already carry a parent (an outer telemetry_agent) becomes its child.
+    whose context already carries a trace (an outer telemetry_agent's, or a tool
+    call's) becomes its child.
 
     Telemetry never changes a run: its answer, its updates and its errors pass
     through unchanged, and a failing exporter fails no run. As with every agent,

@@ -33,8 +33,7 @@ struct chat_client_state;
     destroying a stream, closes the connection at once and throws
     `boost::system::system_error` (`operation_aborted`) for a cancelled wait.
 
-    Telemetry: a call whose options carry a span (chat_options::telemetry, set by
-    telemetry_agent) is recorded as a child span `chat {model}` and sends that
+    Telemetry: a call whose run context carries a trace (set by telemetry_agent) is recorded as a child span `chat {model}` and sends that
     span's W3C `traceparent` header.
 
     Like an Asio I/O object, a client is used from one thread at a time: run its
@@ -55,15 +54,14 @@ public:
     /// "openai" ("azure.ai.openai" in Azure mode), the server's host and port, the client's model.
     provider_metadata provider() const override;
 
-    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
-                                                          chat_options options) override;
-
-    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
-
     const client_options& options() const noexcept;
 
     /// Idle connections held for reuse now.
     std::size_t idle_connections() const noexcept;
+
+protected:
+    boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) override;
+    update_stream get_streaming_response_core(chat_request request) override;
 
 private:
     std::shared_ptr<detail::chat_client_state> state_;

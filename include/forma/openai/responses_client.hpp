@@ -47,7 +47,7 @@ struct responses_client_state;
     is an http_error with status 404.
 
     Telemetry: every call (a creation, a poll, a resumption, a cancellation) whose
-    options carry a span is its own child span `chat {model}` with
+    run context carries a trace is its own child span `chat {model}` with
     `gen_ai.response.id`, and sends that span's W3C `traceparent` header.
 
     Used from one thread at a time, like an Asio I/O object; operations and
@@ -68,25 +68,21 @@ public:
     /// "openai" ("azure.ai.openai" in Azure mode), the server's host and port, the client's model.
     provider_metadata provider() const override;
 
-    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
-                                                          chat_options options) override;
-
-    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
-
     /** Cancels the background response `token` names (`POST /v1/responses/{id}/cancel`);
-        `options` may carry the telemetry span the call belongs to.
+        `context` may carry the trace the call belongs to.
         @returns the response as it stands after the cancellation.
         @throws error for a token this client cannot read; http_error as get_response.
     */
-    boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token, chat_options options = {});
+    boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token, run_context context);
+    boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token) { return cancel(token, run_context()); }
     /// cancel() for any completion token; the handler gets (std::exception_ptr, agent_response<>).
     template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
-    auto async_cancel(continuation_token token, chat_options options = {}, CompletionToken&& completion = {}) {
+    auto async_cancel(continuation_token token, CompletionToken&& completion = {}) {
         return boost::asio::co_spawn(
             get_executor(),
-            [](responses_client& self, continuation_token t, chat_options o) -> boost::asio::awaitable<agent_response<>> {
-                co_return co_await self.cancel(t, std::move(o));
-            }(*this, std::move(token), std::move(options)),
+            [](responses_client& self, continuation_token t) -> boost::asio::awaitable<agent_response<>> {
+                co_return co_await self.cancel(t);
+            }(*this, std::move(token)),
             std::forward<CompletionToken>(completion));
     }
 
@@ -95,6 +91,10 @@ public:
 
     /// Idle connections held for reuse now.
     std::size_t idle_connections() const noexcept;
+
+protected:
+    boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) override;
+    update_stream get_streaming_response_core(chat_request request) override;
 
 private:
     std::shared_ptr<detail::responses_client_state> state_;

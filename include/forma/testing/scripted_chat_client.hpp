@@ -23,6 +23,7 @@ public:
     struct request {
         std::vector<chat_message> messages;
         chat_options options;
+        run_context context;
         bool streaming = false;
     };
 
@@ -47,9 +48,9 @@ public:
     /// Updates that streams have yielded so far, over all streams.
     std::size_t updates_yielded() const noexcept { return *updates_yielded_; }
 
-    boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages,
-                                                          chat_options options) override;
-    update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) override;
+protected:
+    boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) override;
+    update_stream get_streaming_response_core(chat_request request) override;
 
 private:
     struct scripted_updates {
@@ -58,7 +59,7 @@ private:
     };
     using reply = std::variant<agent_response<>, scripted_updates, std::exception_ptr>;
 
-    reply take_reply(std::vector<chat_message> messages, chat_options options, bool streaming);
+    reply take_reply(chat_request request, bool streaming);
 
     executor_type executor_;
     std::deque<reply> replies_;
