@@ -1,5 +1,6 @@
 // schema_validator: checks JSON values against a compiled schema (see compiled_schema.hpp).
 #include "compiled_schema.hpp"
+#include "constraint_sentences.hpp"
 #include "json_value_ops.hpp"
 #include "json_text.hpp"
 
@@ -205,19 +206,15 @@ private:
     void check_number(const schema_node& n, const json::value& v, violation_sink& sink) {
         const std::string& at = n.location;
         if (n.minimum && compare_numbers(v, *n.minimum) < 0)
-            report(sink, at + "/minimum",
-                   number_text(v) + " is less than the minimum " + number_text(*n.minimum));
+            report(sink, at + "/minimum", sentence::less_than_minimum(number_text(v), number_text(*n.minimum)));
         if (n.maximum && compare_numbers(v, *n.maximum) > 0)
-            report(sink, at + "/maximum",
-                   number_text(v) + " is greater than the maximum " + number_text(*n.maximum));
+            report(sink, at + "/maximum", sentence::greater_than_maximum(number_text(v), number_text(*n.maximum)));
         if (n.exclusive_minimum && compare_numbers(v, *n.exclusive_minimum) <= 0)
             report(sink, at + "/exclusiveMinimum",
-                   number_text(v) + " is not greater than the exclusive minimum " +
-                       number_text(*n.exclusive_minimum));
+                   sentence::not_above_exclusive_minimum(number_text(v), number_text(*n.exclusive_minimum)));
         if (n.exclusive_maximum && compare_numbers(v, *n.exclusive_maximum) >= 0)
             report(sink, at + "/exclusiveMaximum",
-                   number_text(v) + " is not less than the exclusive maximum " +
-                       number_text(*n.exclusive_maximum));
+                   sentence::not_below_exclusive_maximum(number_text(v), number_text(*n.exclusive_maximum)));
         if (n.multiple_of && !is_multiple(v, *n.multiple_of))
             report(sink, at + "/multipleOf",
                    number_text(v) + " is not a multiple of " + number_text(*n.multiple_of));
@@ -228,39 +225,30 @@ private:
         if (n.min_length || n.max_length) {
             const std::size_t length = count_code_points(s);
             if (n.min_length && length < *n.min_length)
-                report(sink, at + "/minLength",
-                       quoted_excerpt(s) + " is shorter than the minimum length " +
-                           std::to_string(*n.min_length));
+                report(sink, at + "/minLength", sentence::shorter_than(quoted_excerpt(s), *n.min_length));
             if (n.max_length && length > *n.max_length)
-                report(sink, at + "/maxLength",
-                       quoted_excerpt(s) + " is longer than the maximum length " +
-                           std::to_string(*n.max_length));
+                report(sink, at + "/maxLength", sentence::longer_than(quoted_excerpt(s), *n.max_length));
         }
         if (n.pattern) {
             const match_result m = search(*n.pattern, s);
             if (m == match_result::no)
                 report(sink, at + "/pattern",
-                       quoted_excerpt(s) + " does not match the pattern " +
-                           quoted_excerpt(n.pattern->source, 64));
+                       sentence::no_pattern_match(quoted_excerpt(s), quoted_excerpt(n.pattern->source, 64)));
             else if (m == match_result::too_complex)
                 report(sink, at + "/pattern",
                        quoted_excerpt(s) + " could not be matched against the pattern " +
                            quoted_excerpt(n.pattern->source, 64) + ": the match is too complex");
         }
         if (!n.format.empty() && !matches_format(n.format, s))
-            report(sink, at + "/format", quoted_excerpt(s) + " is not a valid " + n.format);
+            report(sink, at + "/format", sentence::not_a_valid(quoted_excerpt(s), n.format));
     }
 
     void check_array(const schema_node& n, const json::array& a, violation_sink& sink) {
         const std::string& at = n.location;
         if (n.min_items && a.size() < *n.min_items)
-            report(sink, at + "/minItems",
-                   "array has " + std::to_string(a.size()) + " items, fewer than the minimum " +
-                       std::to_string(*n.min_items));
+            report(sink, at + "/minItems", sentence::fewer_items(a.size(), *n.min_items));
         if (n.max_items && a.size() > *n.max_items)
-            report(sink, at + "/maxItems",
-                   "array has " + std::to_string(a.size()) + " items, more than the maximum " +
-                       std::to_string(*n.max_items));
+            report(sink, at + "/maxItems", sentence::more_items(a.size(), *n.max_items));
         const std::size_t prefix = n.prefix_items.size();
         const bool closed = n.items && c_.node(*n.items).constant_verdict == false;
         if (closed && a.size() > prefix)

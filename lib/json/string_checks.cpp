@@ -2,8 +2,8 @@
 #include <forma/json/detail/reader.hpp>
 #include <forma/json/schema_error.hpp>
 #include "../text/decimal_digits.hpp"
+#include "constraint_sentences.hpp"
 #include "ecma_pattern.hpp"
-
 
 #include <arpa/inet.h>
 
@@ -208,41 +208,30 @@ bool matches_format(std::string_view f, std::string_view s) {
 std::string check_string(const field_info& info, std::string_view value) {
     if (info.min_length || info.max_length) {
         const std::size_t n = count_code_points(value);
-        if (info.min_length && n < *info.min_length)
-            return quoted_excerpt(value) + " is shorter than the minimum length " +
-                   std::to_string(*info.min_length);
-        if (info.max_length && n > *info.max_length)
-            return quoted_excerpt(value) + " is longer than the maximum length " +
-                   std::to_string(*info.max_length);
+        if (info.min_length && n < *info.min_length) return sentence::shorter_than(quoted_excerpt(value), *info.min_length);
+        if (info.max_length && n > *info.max_length) return sentence::longer_than(quoted_excerpt(value), *info.max_length);
     }
     if (!info.pattern.empty() && !matches_pattern(info.pattern, value))
-        return quoted_excerpt(value) + " does not match the pattern " + quoted_excerpt(info.pattern, 64);
+        return sentence::no_pattern_match(quoted_excerpt(value), quoted_excerpt(info.pattern, 64));
     if (!info.format.empty() && !matches_format(info.format, value))
-        return quoted_excerpt(value) + " is not a valid " + std::string(info.format);
+        return sentence::not_a_valid(quoted_excerpt(value), info.format);
     return {};
 }
 
 std::string check_number(const field_info& info, double v) {
-    if (info.minimum && v < *info.minimum)
-        return format_number(v) + " is less than the minimum " + format_number(*info.minimum);
+    if (info.minimum && v < *info.minimum) return sentence::less_than_minimum(format_number(v), format_number(*info.minimum));
     if (info.maximum && v > *info.maximum)
-        return format_number(v) + " is greater than the maximum " + format_number(*info.maximum);
+        return sentence::greater_than_maximum(format_number(v), format_number(*info.maximum));
     if (info.exclusive_minimum && v <= *info.exclusive_minimum)
-        return format_number(v) + " is not greater than the exclusive minimum " +
-               format_number(*info.exclusive_minimum);
+        return sentence::not_above_exclusive_minimum(format_number(v), format_number(*info.exclusive_minimum));
     if (info.exclusive_maximum && v >= *info.exclusive_maximum)
-        return format_number(v) + " is not less than the exclusive maximum " +
-               format_number(*info.exclusive_maximum);
+        return sentence::not_below_exclusive_maximum(format_number(v), format_number(*info.exclusive_maximum));
     return {};
 }
 
 std::string check_item_count(const field_info& info, std::size_t n) {
-    if (info.min_items && n < *info.min_items)
-        return "array has " + std::to_string(n) + " items, fewer than the minimum " +
-               std::to_string(*info.min_items);
-    if (info.max_items && n > *info.max_items)
-        return "array has " + std::to_string(n) + " items, more than the maximum " +
-               std::to_string(*info.max_items);
+    if (info.min_items && n < *info.min_items) return sentence::fewer_items(n, *info.min_items);
+    if (info.max_items && n > *info.max_items) return sentence::more_items(n, *info.max_items);
     return {};
 }
 

@@ -3,6 +3,7 @@
 #include <forma/error.hpp>
 #include <forma/json/detail/partial_slot.hpp>
 #include <forma/reflect/field_info.hpp>
+#include <forma/reflect/mapped_kind.hpp>
 #include <forma/reflect/type_traits.hpp>
 
 #include <boost/mp11/algorithm.hpp>
@@ -44,8 +45,9 @@ class partial;
 
 /// Numbers, booleans, enums: known only when whole.
 template <class T>
-    requires(std::is_same_v<T, bool> || reflect::is_integer_v<T> || std::is_floating_point_v<T> ||
-             reflect::is_described_enum_v<T>)
+    requires(reflect::mapped_kind_v<T> == reflect::mapped_kind::boolean ||
+             reflect::is_number_kind(reflect::mapped_kind_v<T>) ||
+             reflect::mapped_kind_v<T> == reflect::mapped_kind::enumeration)
 class partial<T> {
 public:
     bool has_value() const noexcept { return value_.has_value(); }
@@ -81,7 +83,7 @@ private:
 
 /// std::optional<U> and std::unique_ptr<U>: unknown, null, or a U being read.
 template <class T>
-    requires reflect::is_nullable_v<T>
+    requires(reflect::mapped_kind_v<T> == reflect::mapped_kind::nullable)
 class partial<T> {
 public:
     using element_type = reflect::nullable_element_t<T>;
@@ -114,7 +116,7 @@ private:
 
 /// std::vector, std::list, std::deque: grow element by element.
 template <class T>
-    requires reflect::is_sequence_v<T>
+    requires(reflect::mapped_kind_v<T> == reflect::mapped_kind::sequence)
 class partial<T> {
 public:
     using element_type = typename T::value_type;
@@ -147,7 +149,9 @@ private:
 
 /// std::variant, string-keyed maps, std::array: known only when whole.
 template <class T>
-    requires(reflect::is_variant_v<T> || reflect::is_string_map_v<T> || reflect::is_std_array_v<T>)
+    requires(reflect::mapped_kind_v<T> == reflect::mapped_kind::variant ||
+             reflect::mapped_kind_v<T> == reflect::mapped_kind::string_map ||
+             reflect::mapped_kind_v<T> == reflect::mapped_kind::fixed_array)
 class partial<T> {
 public:
     bool has_value() const noexcept { return value_.has_value(); }
@@ -162,7 +166,7 @@ private:
 
 /// A described struct: fills in member by member.
 template <class T>
-    requires reflect::is_described_struct_v<T>
+    requires(reflect::mapped_kind_v<T> == reflect::mapped_kind::described_struct)
 class partial<T> {
     using members = reflect::members_of<T>;
     template <class D>

@@ -104,20 +104,6 @@ struct nullable_element<std::unique_ptr<T>> {
 template <class T>
 using nullable_element_t = typename nullable_element<T>::type;
 
-/// True for every type forma can map to JSON and back.
-template <class T>
-struct is_json_mappable;
-
-template <class T>
-inline constexpr bool is_json_mappable_v = is_json_mappable<T>::value;
-
-template <class T>
-struct is_json_mappable
-    : std::bool_constant<std::is_same_v<T, bool> || is_integer_v<T> ||
-                         std::is_floating_point_v<T> || std::is_same_v<T, std::string> ||
-                         std::is_same_v<T, std::monostate> || is_described_enum_v<T> ||
-                         is_described_struct_v<T> || is_nullable_v<T> || is_sequence_v<T> ||
-                         is_std_array_v<T> || is_string_map_v<T> || is_variant_v<T>> {};
 
 /// Described members of a struct, its public bases' members included.
 template <class T>

@@ -3,6 +3,7 @@
 
 #include <forma/json/from_json.hpp>
 #include <forma/json/partial.hpp>
+#include <forma/reflect/mapped_kind.hpp>
 
 #include <boost/describe/enumerators.hpp>
 
@@ -14,17 +15,21 @@ struct partial_access {
     template <class X>
     static slot slot_of(partial<X>& node);
 
+    /// How partial<X> follows a value of X's kind as it streams; the rest arrive whole.
     template <class X>
     static constexpr slot_kind kind_of() {
-        using namespace reflect;
-        if constexpr (std::is_same_v<X, bool>) return slot_kind::boolean;
-        else if constexpr (is_integer_v<X> || std::is_floating_point_v<X>) return slot_kind::number;
-        else if constexpr (is_described_enum_v<X>) return slot_kind::enumeration;
-        else if constexpr (std::is_same_v<X, std::string>) return slot_kind::string;
-        else if constexpr (is_nullable_v<X>) return slot_kind::nullable;
-        else if constexpr (is_sequence_v<X>) return slot_kind::sequence;
-        else if constexpr (is_described_struct_v<X>) return slot_kind::object;
-        else return slot_kind::whole;
+        using reflect::mapped_kind;
+        switch (reflect::mapped_kind_v<X>) {
+        case mapped_kind::boolean: return slot_kind::boolean;
+        case mapped_kind::integer:
+        case mapped_kind::number: return slot_kind::number;
+        case mapped_kind::enumeration: return slot_kind::enumeration;
+        case mapped_kind::string: return slot_kind::string;
+        case mapped_kind::nullable: return slot_kind::nullable;
+        case mapped_kind::sequence: return slot_kind::sequence;
+        case mapped_kind::described_struct: return slot_kind::object;
+        default: return slot_kind::whole;
+        }
     }
 
     template <class X>

@@ -152,68 +152,18 @@ public:
 
     /// Reads a string value into out; p is at the opening quote.
     bool read_string(std::string& out) {
-        const char* start = ++p;
-        for (;;) {
-            p = find_string_special(p, end);
-            if (p == end) return fail_syntax("unterminated string");
-            const auto c = static_cast<unsigned char>(*p);
-            if (c == '"') {
-                if (static_cast<std::size_t>(p - start) > max_string_length_) return fail_string_length(start);
-                out.assign(start, p);
-                ++p;
-                return true;
-            }
-            if (c >= 0x80) {
-                const int n = utf8_sequence_length(p, end);
-                if (n == 0) return fail_utf8();
-                p += n;
-                continue;
-            }
-            if (c == '\\') {
-                std::size_t length;
-                if (!unescape_string(start, unescaped_, length)) return false;
-                if (length > max_string_length_) return fail_string_length(start);
-                out.assign(unescaped_.data(), length);
-                return true;
-            }
-            return fail_control_character();
-        }
+        std::string_view text;
+        bool unescaped;
+        if (!scan_string(unescaped_, text, unescaped)) return false;
+        out.assign(text.data(), text.size());
+        return true;
     }
 
     /** Reads a member name; p is at the opening quote. The view points into the
         input, or into a scratch buffer (valid until the next key) when the name
         has escapes; `from_scratch` says which.
     */
-    bool read_key(std::string_view& key, bool& from_scratch) {
-        const char* start = ++p;
-        for (;;) {
-            p = find_string_special(p, end);
-            if (p == end) return fail_syntax("unterminated string");
-            const auto c = static_cast<unsigned char>(*p);
-            if (c == '"') {
-                if (static_cast<std::size_t>(p - start) > max_string_length_) return fail_string_length(start);
-                key = std::string_view(start, static_cast<std::size_t>(p - start));
-                from_scratch = false;
-                ++p;
-                return true;
-            }
-            if (c >= 0x80) {
-                const int n = utf8_sequence_length(p, end);
-                if (n == 0) return fail_utf8();
-                p += n;
-                continue;
-            }
-            if (c == '\\') {
-                std::size_t length;
-                if (!unescape_string(start, scratch_, length)) return false;
-                if (length > max_string_length_) return fail_string_length(start);
-                key = std::string_view(scratch_.data(), length);
-                from_scratch = true;
-                return true;
-            }
-            return fail_control_character();
-        }
-    }
+    bool read_key(std::string_view& key, bool& from_scratch) { return scan_string(scratch_, key, from_scratch); }
 
     /// Expects `c` after optional whitespace; `context` names what was being read.
     bool expect(char c, const char* context) {
@@ -324,6 +274,41 @@ public:
     std::size_t offset() const noexcept { return static_cast<std::size_t>(p - begin_); }
 
 private:
+    /** Scans the string whose opening quote is at p, checking its UTF-8, control characters
+        and length: `text` views the input, or `buffer` (which `in_buffer` says) when the
+        string has escapes. The one scan under read_string and read_key.
+    */
+    bool scan_string(std::string& buffer, std::string_view& text, bool& in_buffer) {
+        const char* start = ++p;
+        for (;;) {
+            p = find_string_special(p, end);
+            if (p == end) return fail_syntax("unterminated string");
+            const auto c = static_cast<unsigned char>(*p);
+            if (c == '"') {
+                if (static_cast<std::size_t>(p - start) > max_string_length_) return fail_string_length(start);
+                text = std::string_view(start, static_cast<std::size_t>(p - start));
+                in_buffer = false;
+                ++p;
+                return true;
+            }
+            if (c >= 0x80) {
+                const int n = utf8_sequence_length(p, end);
+                if (n == 0) return fail_utf8();
+                p += n;
+                continue;
+            }
+            if (c == '\\') {
+                std::size_t length;
+                if (!unescape_string(start, buffer, length)) return false;
+                if (length > max_string_length_) return fail_string_length(start);
+                text = std::string_view(buffer.data(), length);
+                in_buffer = true;
+                return true;
+            }
+            return fail_control_character();
+        }
+    }
+
     /// Unescapes the string whose text starts at `start` (p is at its first backslash)
     /// into buffer[0, length), using buffer's size as room; p ends past the closing quote.
     bool unescape_string(const char* start, std::string& buffer, std::size_t& length);

@@ -13,7 +13,8 @@ namespace forma::json_detail {
 template <class T>
 bool satisfies_constraints(const T& value) {
     using namespace reflect;
-    if constexpr (is_described_struct_v<T>) {
+    constexpr mapped_kind kind = mapped_kind_v<T>;
+    if constexpr (kind == mapped_kind::described_struct) {
         bool ok = true;
         boost::mp11::mp_for_each<members_of<T>>([&](auto D) {
             if (!ok) return;
@@ -27,17 +28,17 @@ bool satisfies_constraints(const T& value) {
             ok = ok && satisfies_constraints(member);
         });
         return ok;
-    } else if constexpr (is_nullable_v<T>) {
+    } else if constexpr (kind == mapped_kind::nullable) {
         return !value || satisfies_constraints(*value);
-    } else if constexpr (is_sequence_v<T> || is_std_array_v<T>) {
+    } else if constexpr (is_array_kind(kind)) {
         for (const auto& e : value)
             if (!satisfies_constraints(e)) return false;
         return true;
-    } else if constexpr (is_string_map_v<T>) {
+    } else if constexpr (kind == mapped_kind::string_map) {
         for (const auto& [key, e] : value)
             if (!satisfies_constraints(e)) return false;
         return true;
-    } else if constexpr (is_variant_v<T>) {
+    } else if constexpr (kind == mapped_kind::variant) {
         return std::visit([](const auto& alternative) { return satisfies_constraints(alternative); }, value);
     } else {
         return true;

@@ -2,6 +2,7 @@
 
 #include <forma/json/detail/schema_context.hpp>
 #include <forma/reflect/field_info.hpp>
+#include <forma/reflect/mapped_kind.hpp>
 #include <forma/reflect/type_name.hpp>
 #include <forma/reflect/type_traits.hpp>
 
@@ -18,19 +19,20 @@ namespace forma::json_detail {
 template <class T>
 void discover(schema_context& c) {
     using namespace reflect;
-    if constexpr (is_described_struct_v<T>) {
+    constexpr mapped_kind kind = mapped_kind_v<T>;
+    if constexpr (kind == mapped_kind::described_struct) {
         if (!c.begin_visit(type_id<T>())) return;
         boost::mp11::mp_for_each<members_of<T>>([&](auto D) {
             discover<member_type_t<decltype(D.pointer)>>(c);
         });
         c.end_visit(type_id<T>());
-    } else if constexpr (is_nullable_v<T>) {
+    } else if constexpr (kind == mapped_kind::nullable) {
         discover<nullable_element_t<T>>(c);
-    } else if constexpr (is_sequence_v<T> || is_std_array_v<T>) {
+    } else if constexpr (is_array_kind(kind)) {
         discover<element_t<T>>(c);
-    } else if constexpr (is_string_map_v<T>) {
+    } else if constexpr (kind == mapped_kind::string_map) {
         discover<typename T::mapped_type>(c);
-    } else if constexpr (is_variant_v<T>) {
+    } else if constexpr (kind == mapped_kind::variant) {
         [&]<class... Ts>(std::variant<Ts...>*) { (discover<Ts>(c), ...); }(static_cast<T*>(nullptr));
     }
 }
@@ -42,29 +44,26 @@ boost::json::value emit(schema_context& c);
 template <class T>
 boost::json::value emit_constrained(schema_context& c, const field_info& info, std::string& notes) {
     using namespace reflect;
-    if constexpr (is_nullable_v<T>) {
+    constexpr mapped_kind kind = mapped_kind_v<T>;
+    if constexpr (kind == mapped_kind::nullable) {
         return nullable_schema(emit_constrained<nullable_element_t<T>>(c, info, notes));
-    } else if constexpr (is_sequence_v<T> || is_std_array_v<T>) {
+    } else if constexpr (is_array_kind(kind)) {
         field_info element_info = info;
         element_info.min_items.reset();
         element_info.max_items.reset();
         boost::json::value schema = emit<T>(c);
         auto& object = schema.as_object();
         object["items"] = emit_constrained<element_t<T>>(c, element_info, notes);
-        if constexpr (is_sequence_v<T>) {
+        if constexpr (kind == mapped_kind::sequence) { // an array's size is fixed already
             field_info items_info;
             items_info.min_items = info.min_items;
             items_info.max_items = info.max_items;
             apply_keywords(object, "array", items_info, c, notes);
         }
         return schema;
-    } else if constexpr (std::is_same_v<T, std::string>) {
+    } else if constexpr (kind == mapped_kind::string || is_number_kind(kind)) {
         boost::json::value schema = emit<T>(c);
-        apply_keywords(schema.as_object(), "string", info, c, notes);
-        return schema;
-    } else if constexpr (is_integer_v<T> || std::is_floating_point_v<T>) {
-        boost::json::value schema = emit<T>(c);
-        apply_keywords(schema.as_object(), is_integer_v<T> ? "integer" : "number", info, c, notes);
+        apply_keywords(schema.as_object(), json_type_name(kind), info, c, notes);
         return schema;
     } else {
         return emit<T>(c);
@@ -124,30 +123,26 @@ boost::json::value enum_schema() {
 template <class T>
 boost::json::value emit(schema_context& c) {
     using namespace reflect;
-    static_assert(is_json_mappable_v<T>, "forma cannot write a JSON Schema for this type");
-    if constexpr (std::is_same_v<T, bool>) {
-        return boost::json::object{{"type", "boolean"}};
-    } else if constexpr (is_integer_v<T>) {
+    constexpr mapped_kind kind = mapped_kind_v<T>;
+    static_assert(kind != mapped_kind::unmapped, "forma cannot write a JSON Schema for this type");
+    if constexpr (kind == mapped_kind::boolean || kind == mapped_kind::number || kind == mapped_kind::string ||
+                  kind == mapped_kind::null) {
+        return boost::json::object{{"type", json_type_name(kind)}};
+    } else if constexpr (kind == mapped_kind::integer) {
         return integer_schema(std::is_signed_v<T>, sizeof(T));
-    } else if constexpr (std::is_floating_point_v<T>) {
-        return boost::json::object{{"type", "number"}};
-    } else if constexpr (std::is_same_v<T, std::string>) {
-        return boost::json::object{{"type", "string"}};
-    } else if constexpr (std::is_same_v<T, std::monostate>) {
-        return boost::json::object{{"type", "null"}};
-    } else if constexpr (is_described_enum_v<T>) {
+    } else if constexpr (kind == mapped_kind::enumeration) {
         return enum_schema<T>();
-    } else if constexpr (is_nullable_v<T>) {
+    } else if constexpr (kind == mapped_kind::nullable) {
         return nullable_schema(emit<nullable_element_t<T>>(c));
-    } else if constexpr (is_sequence_v<T>) {
+    } else if constexpr (kind == mapped_kind::sequence) {
         return boost::json::object{{"type", "array"}, {"items", emit<element_t<T>>(c)}};
-    } else if constexpr (is_std_array_v<T>) {
+    } else if constexpr (kind == mapped_kind::fixed_array) {
         constexpr auto n = static_cast<std::uint64_t>(std::tuple_size_v<T>);
         return boost::json::object{
             {"type", "array"}, {"items", emit<element_t<T>>(c)}, {"minItems", n}, {"maxItems", n}};
-    } else if constexpr (is_string_map_v<T>) {
+    } else if constexpr (kind == mapped_kind::string_map) {
         return string_map_schema(emit<typename T::mapped_type>(c), c);
-    } else if constexpr (is_variant_v<T>) {
+    } else if constexpr (kind == mapped_kind::variant) {
         boost::json::array alternatives;
         [&]<class... Ts>(std::variant<Ts...>*) {
             (alternatives.push_back(emit<Ts>(c)), ...);
@@ -163,7 +158,7 @@ boost::json::object build_schema(schema_dialect dialect) {
     schema_context c(dialect);
     discover<T>(c);
     boost::json::value body;
-    if constexpr (reflect::is_described_struct_v<T>)
+    if constexpr (reflect::mapped_kind_v<T> == reflect::mapped_kind::described_struct)
         body = object_schema<T>(c); // the root is written in place, even when recursive
     else
         body = emit<T>(c);

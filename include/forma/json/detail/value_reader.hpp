@@ -3,6 +3,7 @@
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>
 #include <forma/reflect/field_info.hpp>
+#include <forma/reflect/mapped_kind.hpp>
 #include <forma/reflect/type_name.hpp>
 #include <forma/reflect/type_traits.hpp>
 
@@ -51,31 +52,27 @@ struct variant_kinds<std::variant<Ts...>> {
 
 template <class T>
 std::string kind_name() {
-    using namespace reflect;
-    if constexpr (std::is_same_v<T, bool>) return "boolean";
-    else if constexpr (is_integer_v<T>) return "integer";
-    else if constexpr (std::is_floating_point_v<T>) return "number";
-    else if constexpr (std::is_same_v<T, std::string> || is_described_enum_v<T>) return "string";
-    else if constexpr (is_described_struct_v<T> || is_string_map_v<T>) return "object";
-    else if constexpr (is_sequence_v<T> || is_std_array_v<T>) return "array";
-    else if constexpr (std::is_same_v<T, std::monostate>) return "null";
-    else if constexpr (is_nullable_v<T>) return kind_name<nullable_element_t<T>>() + " or null";
-    else return variant_kinds<T>::get();
+    using reflect::mapped_kind;
+    constexpr mapped_kind kind = reflect::mapped_kind_v<T>;
+    if constexpr (kind == mapped_kind::nullable) return kind_name<reflect::nullable_element_t<T>>() + " or null";
+    else if constexpr (kind == mapped_kind::variant) return variant_kinds<T>::get();
+    else return std::string(reflect::json_type_name(kind));
 }
 
 /// Whether a value starting with `c` can be of type T (to pick variant alternatives).
 template <class T>
 constexpr bool accepts_first_char(char c) {
-    using namespace reflect;
-    const bool number = c == '-' || (c >= '0' && c <= '9');
-    if constexpr (std::is_same_v<T, bool>) return c == 't' || c == 'f';
-    else if constexpr (is_integer_v<T> || std::is_floating_point_v<T>) return number;
-    else if constexpr (std::is_same_v<T, std::string> || is_described_enum_v<T>) return c == '"';
-    else if constexpr (is_described_struct_v<T>) return c == '{';
-    else if constexpr (is_string_map_v<T>) return c == '{' || c == '[';
-    else if constexpr (is_sequence_v<T> || is_std_array_v<T>) return c == '[';
-    else if constexpr (std::is_same_v<T, std::monostate>) return c == 'n';
-    else if constexpr (is_nullable_v<T>) return c == 'n' || accepts_first_char<nullable_element_t<T>>(c);
+    using reflect::mapped_kind;
+    constexpr mapped_kind kind = reflect::mapped_kind_v<T>;
+    if constexpr (kind == mapped_kind::boolean) return c == 't' || c == 'f';
+    else if constexpr (reflect::is_number_kind(kind)) return c == '-' || (c >= '0' && c <= '9');
+    else if constexpr (kind == mapped_kind::string || kind == mapped_kind::enumeration) return c == '"';
+    else if constexpr (kind == mapped_kind::described_struct) return c == '{';
+    else if constexpr (kind == mapped_kind::string_map) return c == '{' || c == '['; // or the strict pair form
+    else if constexpr (reflect::is_array_kind(kind)) return c == '[';
+    else if constexpr (kind == mapped_kind::null) return c == 'n';
+    else if constexpr (kind == mapped_kind::nullable)
+        return c == 'n' || accepts_first_char<reflect::nullable_element_t<T>>(c);
     else
         return []<class... Ts>(std::variant<Ts...>*, char ch) {
             return (accepts_first_char<Ts>(ch) || ...);
@@ -492,10 +489,11 @@ bool read_variant(reader& r, V& out) {
 /// Checks a value against a member's declared constraints (see field_info).
 template <class M>
 bool check_value(reader& r, const field_info& info, const M& v) {
-    using namespace reflect;
-    if constexpr (is_nullable_v<M>) {
+    using reflect::mapped_kind;
+    constexpr mapped_kind kind = reflect::mapped_kind_v<M>;
+    if constexpr (kind == mapped_kind::nullable) {
         return !v || check_value(r, info, *v);
-    } else if constexpr (is_sequence_v<M> || is_std_array_v<M>) {
+    } else if constexpr (reflect::is_array_kind(kind)) {
         if (info.has_items_constraints()) {
             std::string reason = check_item_count(info, v.size());
             if (!reason.empty()) return r.fail(std::move(reason));
@@ -511,10 +509,10 @@ bool check_value(reader& r, const field_info& info, const M& v) {
             }
         }
         return true;
-    } else if constexpr (std::is_same_v<M, std::string>) {
+    } else if constexpr (kind == mapped_kind::string) {
         std::string reason = check_string(info, v);
         return reason.empty() || r.fail(std::move(reason));
-    } else if constexpr (is_integer_v<M> || std::is_floating_point_v<M>) {
+    } else if constexpr (reflect::is_number_kind(kind)) {
         std::string reason = check_number(info, static_cast<double>(v));
         return reason.empty() || r.fail(std::move(reason));
     } else {
@@ -644,24 +642,24 @@ private:
 
 template <class T>
 bool read_value(reader& r, T& out) {
-    using namespace reflect;
-    static_assert(is_json_mappable_v<T>,
+    using reflect::mapped_kind;
+    constexpr mapped_kind kind = reflect::mapped_kind_v<T>;
+    static_assert(kind != mapped_kind::unmapped,
                   "forma maps bool, integers, floating point, std::string, described enums and "
                   "structs, std::optional, std::unique_ptr, vector/list/deque/array, string-keyed "
                   "maps and std::variant of these; this type is none of them");
     if (r.at_end()) return r.fail_syntax("unexpected end of input, expected a value");
-    if constexpr (std::is_same_v<T, bool>) return read_bool(r, out);
-    else if constexpr (is_integer_v<T>) return read_integer(r, out);
-    else if constexpr (std::is_floating_point_v<T>) return read_float(r, out);
-    else if constexpr (std::is_same_v<T, std::string>) return read_string_value(r, out);
-    else if constexpr (is_described_enum_v<T>) return read_enum(r, out);
-    else if constexpr (std::is_same_v<T, std::monostate>)
-        return read_literal(r, "null", 4) || r.fail_type("null");
-    else if constexpr (is_nullable_v<T>) return read_nullable(r, out);
-    else if constexpr (is_sequence_v<T>) return read_sequence(r, out);
-    else if constexpr (is_std_array_v<T>) return read_array(r, out);
-    else if constexpr (is_string_map_v<T>) return read_map(r, out);
-    else if constexpr (is_variant_v<T>) return read_variant(r, out);
+    if constexpr (kind == mapped_kind::boolean) return read_bool(r, out);
+    else if constexpr (kind == mapped_kind::integer) return read_integer(r, out);
+    else if constexpr (kind == mapped_kind::number) return read_float(r, out);
+    else if constexpr (kind == mapped_kind::string) return read_string_value(r, out);
+    else if constexpr (kind == mapped_kind::enumeration) return read_enum(r, out);
+    else if constexpr (kind == mapped_kind::null) return read_literal(r, "null", 4) || r.fail_type("null");
+    else if constexpr (kind == mapped_kind::nullable) return read_nullable(r, out);
+    else if constexpr (kind == mapped_kind::sequence) return read_sequence(r, out);
+    else if constexpr (kind == mapped_kind::fixed_array) return read_array(r, out);
+    else if constexpr (kind == mapped_kind::string_map) return read_map(r, out);
+    else if constexpr (kind == mapped_kind::variant) return read_variant(r, out);
     else return struct_reader<T>::read(r, out);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/json/detail/reader.hpp>
+#include <forma/reflect/mapped_kind.hpp>
 #include <forma/reflect/type_traits.hpp>
 
 #include <boost/describe/enumerators.hpp>
@@ -115,34 +116,35 @@ bool write_struct(writer& w, const T& obj) {
 
 template <class T>
 bool write_value(writer& w, const T& v) {
-    using namespace reflect;
-    static_assert(is_json_mappable_v<T>, "forma cannot write this type as JSON");
-    if constexpr (std::is_same_v<T, bool>) {
+    using reflect::mapped_kind;
+    constexpr mapped_kind kind = reflect::mapped_kind_v<T>;
+    static_assert(kind != mapped_kind::unmapped, "forma cannot write this type as JSON");
+    if constexpr (kind == mapped_kind::boolean) {
         w.out += v ? "true" : "false";
         return true;
-    } else if constexpr (is_integer_v<T>) {
+    } else if constexpr (kind == mapped_kind::integer) {
         write_integer(w, v);
         return true;
-    } else if constexpr (std::is_floating_point_v<T>) {
+    } else if constexpr (kind == mapped_kind::number) {
         return write_float(w, v);
-    } else if constexpr (std::is_same_v<T, std::string>) {
+    } else if constexpr (kind == mapped_kind::string) {
         return w.write_string(v);
-    } else if constexpr (std::is_same_v<T, std::monostate>) {
+    } else if constexpr (kind == mapped_kind::null) {
         w.out += "null";
         return true;
-    } else if constexpr (is_described_enum_v<T>) {
+    } else if constexpr (kind == mapped_kind::enumeration) {
         return write_enum(w, v);
-    } else if constexpr (is_nullable_v<T>) {
+    } else if constexpr (kind == mapped_kind::nullable) {
         if (!v) {
             w.out += "null";
             return true;
         }
         return write_value(w, *v);
-    } else if constexpr (is_sequence_v<T> || is_std_array_v<T>) {
+    } else if constexpr (reflect::is_array_kind(kind)) {
         return write_range(w, v);
-    } else if constexpr (is_string_map_v<T>) {
+    } else if constexpr (kind == mapped_kind::string_map) {
         return write_map(w, v);
-    } else if constexpr (is_variant_v<T>) {
+    } else if constexpr (kind == mapped_kind::variant) {
         return std::visit([&](const auto& alternative) { return write_value(w, alternative); }, v);
     } else {
         return write_struct(w, v);
