@@ -32,7 +32,7 @@ std::string state_of(const forma::agent_response<>& r) {
 
 boost::asio::awaitable<void> use_remote_agent(std::string url) {
     const auto executor = co_await boost::asio::this_coro::executor;
-    forma::a2a::agent remote(executor, {.url = url});
+    forma::a2a::agent remote(executor, {.base_url = url});
     co_await remote.connect();
     std::cout << "agent: " << remote.card().name << " (streams: " << (remote.card().streaming ? "yes" : "no") << ")\n";
 

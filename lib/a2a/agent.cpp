@@ -300,7 +300,7 @@ agent::executor_type agent::get_executor() const { return state_->executor; }
 
 std::string_view agent::id() const noexcept { return state_->id; }
 
-std::string_view agent::name() const noexcept { return state_->connected ? state_->card.name : state_->options.url; }
+std::string_view agent::name() const noexcept { return state_->connected ? state_->card.name : state_->options.base_url; }
 
 std::string_view agent::description() const noexcept { return state_->card.description; }
 

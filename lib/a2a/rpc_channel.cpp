@@ -42,10 +42,10 @@ std::string excerpt(std::string_view text) { return json_detail::body_excerpt(te
 } // namespace
 
 rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& options)
-    : rpc_channel(executor, options, net::parse_base_url(options.url)) {}
+    : rpc_channel(executor, options, net::parse_base_url(options.base_url)) {}
 
 rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& options, net::base_url base)
-    : executor_(executor), url_(json_detail::valid_utf8(options.url)), max_message_size_(options.max_message_size),
+    : executor_(executor), url_(json_detail::valid_utf8(options.base_url)), max_message_size_(options.max_message_size),
       timeouts_(options.timeouts), headers_(options.headers.begin(), options.headers.end()),
       trust_(options.trust),
       tls_(base.tls ? net::detail::make_tls_client_context(trust_) : nullptr), card_pool_(executor, std::move(base), tls_) {

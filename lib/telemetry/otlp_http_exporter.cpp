@@ -32,8 +32,8 @@ std::string environment(const char* name) {
     return value ? std::string(value) : std::string();
 }
 
-std::string endpoint_of(const otlp_http_exporter_options& options) {
-    if (!options.endpoint.empty()) return options.endpoint;
+std::string base_url_of(const otlp_http_exporter_options& options) {
+    if (!options.base_url.empty()) return options.base_url;
     std::string from_environment = environment("OTEL_EXPORTER_OTLP_ENDPOINT");
     return from_environment.empty() ? "http://localhost:4318" : from_environment;
 }
@@ -54,7 +54,7 @@ attribute_list resource_of(const otlp_http_exporter_options& options) {
 
 struct otlp_http_exporter::state {
     state(executor_type ex, otlp_http_exporter_options opts, std::shared_ptr<const metric_store> store)
-        : executor(std::move(ex)), options(std::move(opts)), server(net::parse_base_url(endpoint_of(options))),
+        : executor(std::move(ex)), options(std::move(opts)), server(net::parse_base_url(base_url_of(options))),
           traces_target(server.path + "/v1/traces"), metrics_target(server.path + "/v1/metrics"),
           resource(resource_of(options)),
           connections(executor, server,

@@ -46,7 +46,7 @@ protected:
         remote = std::make_unique<forma::a2a::agent>(io.get_executor(), options());
     }
 
-    virtual forma::a2a::agent_options options() { return {.url = server->url(), .poll_interval = std::chrono::milliseconds(50)}; }
+    virtual forma::a2a::agent_options options() { return {.base_url = server->url(), .poll_interval = std::chrono::milliseconds(50)}; }
 
     template <class T>
     T run(asio::awaitable<T> operation) {
@@ -202,7 +202,7 @@ TEST_F(remote_agent, a_token_is_text_any_agent_for_the_same_url_can_take_back) {
     background.allow_background_responses = true;
     const auto started = ask("slow 200", nullptr, background);
     ASSERT_TRUE(started.continuation_token);
-    forma::a2a::agent other(io.get_executor(), {.url = server->url()});
+    forma::a2a::agent other(io.get_executor(), {.base_url = server->url()});
     forma::agent_run_options poll;
     poll.continuation_token = forma::continuation_token::parse(started.continuation_token->to_string());
     const auto finished = run(other.run(std::vector<forma::chat_message>{}, nullptr, poll));
@@ -313,12 +313,12 @@ TEST_F(remote_agent, a_token_of_another_kind_is_an_error) {
 }
 
 TEST_F(remote_agent, a_missing_or_wrong_card_is_an_error_naming_the_agent) {
-    forma::a2a::agent missing(io.get_executor(), {.url = server->url("/missing")});
+    forma::a2a::agent missing(io.get_executor(), {.base_url = server->url("/missing")});
     const std::string no_card = thrown_by([&] { (void)run(missing.run("hello")); });
     EXPECT_NE(no_card.find("A2A agent at " + server->url("/missing") + ": has no agent card at"), std::string::npos) << no_card;
     EXPECT_NE(no_card.find("(HTTP 404)"), std::string::npos) << no_card;
 
-    forma::a2a::agent broken(io.get_executor(), {.url = server->url("/broken")});
+    forma::a2a::agent broken(io.get_executor(), {.base_url = server->url("/broken")});
     const std::string bad_card = thrown_by([&] { (void)run(broken.run("hello")); });
     EXPECT_NE(bad_card.find("has no \"name\" string"), std::string::npos) << bad_card;
 }
@@ -326,7 +326,7 @@ TEST_F(remote_agent, a_missing_or_wrong_card_is_an_error_naming_the_agent) {
 TEST(remote_agent_faults, nothing_listening_is_an_error_naming_the_agent) {
     asio::io_context io;
     const std::string url = "http://127.0.0.1:" + std::to_string(forma_test::free_port());
-    forma::a2a::agent nobody(io.get_executor(), {.url = url});
+    forma::a2a::agent nobody(io.get_executor(), {.base_url = url});
     const std::string what = thrown_by([&] { (void)forma_test::run_bounded(io, nobody.run("hello"), std::chrono::seconds(30)); });
     EXPECT_NE(what.find("A2A agent at " + url + ": its agent card could not be read"), std::string::npos) << what;
 }

@@ -53,7 +53,7 @@ std::string run_against(std::function<std::string(const json::object&)> answer, 
     std::string base;
     scripted_http_server server(io, agent_answering(std::move(answer), &base));
     base = server.url();
-    forma::a2a::agent remote(io.get_executor(), {.url = base, .max_message_size = max_message_size});
+    forma::a2a::agent remote(io.get_executor(), {.base_url = base, .max_message_size = max_message_size});
     try {
         if (!streaming) return forma_test::run_bounded(io, remote.run("hi"), std::chrono::seconds(30)).text();
         auto stream = remote.run_streaming("hi");

@@ -264,7 +264,7 @@ public:
     }
     void start(asio::any_io_executor ex, const std::string& url, const std::string& ca) override {
         url_ = url;
-        forma::a2a::agent_options options{.url = url, .timeouts = short_timeouts()};
+        forma::a2a::agent_options options{.base_url = url, .timeouts = short_timeouts()};
         options.trust.ca_certificates = ca;
         agent_.emplace(ex, options);
     }
@@ -301,7 +301,7 @@ public:
         return "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nforged";
     }
     void start(asio::any_io_executor ex, const std::string& url, const std::string& ca) override {
-        forma::telemetry::otlp_http_exporter_options options{.endpoint = url, .timeouts = short_timeouts()};
+        forma::telemetry::otlp_http_exporter_options options{.base_url = url, .timeouts = short_timeouts()};
         options.trust.ca_certificates = ca;
         exporter_.emplace(ex, options);
     }

@@ -196,7 +196,7 @@ TEST(a2a_agent, errors_echoing_the_api_key_header) {
                                        {"error", {{"code", -32001}, {"message", "unknown key " + key}}}});
         });
         base = server.url();
-        forma::a2a::agent remote(io.get_executor(), {.url = base, .headers = {{"X-API-Key", key}}});
+        forma::a2a::agent remote(io.get_executor(), {.base_url = base, .headers = {{"X-API-Key", key}}});
         const auto e = thrown_by<forma::a2a::a2a_error>(io, [&]() -> asio::awaitable<bool> {
             (void)co_await remote.run("hi");
             co_return true;
@@ -227,7 +227,7 @@ TEST(otlp_exporter, a_collector_echoing_the_authorization_header) {
         return scripted_http_server::response(401, "text/plain", std::string(190, 'x') + key); // quoted up to 200 bytes
     });
     forma::telemetry::otlp_http_exporter exporter(io.get_executor(),
-                                                  {.endpoint = server.url(), .headers = {{"Authorization", "Bearer " + key}}});
+                                                  {.base_url = server.url(), .headers = {{"Authorization", "Bearer " + key}}});
     forma::telemetry::span_data span{.name = "span"};
     exporter.export_span(std::move(span));
     forma_test::run_bounded(io, exporter.flush(), 10s);

@@ -160,7 +160,7 @@ bool is_decimal(const json::value& v) {
 TEST_F(telemetry_export, otlp_export_follows_the_json_mapping_and_never_carries_the_api_key) {
     auto exporter = std::make_shared<forma::telemetry::otlp_http_exporter>(
         io.get_executor(), forma::telemetry::otlp_http_exporter_options{
-                               .endpoint = endpoint_of(receiver()),
+                               .base_url = endpoint_of(receiver()),
                                .resource = {{"service.name", std::string("forma-test")}}});
     auto agent = agent_with(exporter, true);
     // A provider that quotes the key in its error message, then a normal answer.
@@ -236,7 +236,7 @@ TEST_F(telemetry_export, an_unreachable_collector_fails_no_run) {
     }
     auto exporter = std::make_shared<forma::telemetry::otlp_http_exporter>(
         io.get_executor(),
-        forma::telemetry::otlp_http_exporter_options{.endpoint = "http://127.0.0.1:" + std::to_string(closed_port)});
+        forma::telemetry::otlp_http_exporter_options{.base_url = "http://127.0.0.1:" + std::to_string(closed_port)});
     auto agent = agent_with(exporter);
     EXPECT_EQ(run(agent->run("Hello")).text(), "You said: Hello");
     run([](auto e) -> boost::asio::awaitable<int> { co_await e->flush(); co_return 0; }(exporter));
@@ -248,7 +248,7 @@ TEST_F(telemetry_export, an_unreachable_collector_fails_no_run) {
 
 TEST_F(telemetry_export, a_full_queue_drops_and_counts_rather_than_blocking) {
     auto exporter = std::make_shared<forma::telemetry::otlp_http_exporter>(
-        io.get_executor(), forma::telemetry::otlp_http_exporter_options{.endpoint = endpoint_of(receiver()),
+        io.get_executor(), forma::telemetry::otlp_http_exporter_options{.base_url = endpoint_of(receiver()),
                                                                         .schedule_delay = std::chrono::seconds(60),
                                                                         .max_queue_size = 3});
     auto agent = agent_with(exporter);
@@ -260,7 +260,7 @@ TEST_F(telemetry_export, a_full_queue_drops_and_counts_rather_than_blocking) {
 
 TEST(otlp_http_exporter, a_bad_endpoint_is_an_error_at_construction) {
     boost::asio::io_context io;
-    EXPECT_THROW(forma::telemetry::otlp_http_exporter(io.get_executor(), {.endpoint = "ftp://collector"}), forma::error);
+    EXPECT_THROW(forma::telemetry::otlp_http_exporter(io.get_executor(), {.base_url = "ftp://collector"}), forma::error);
 }
 
 // The exporter on an io_context of its own: once the runs are over, its run() returns by
@@ -277,7 +277,7 @@ TEST(otlp_http_exporter, leaves_nothing_pending_once_the_batch_is_sent) {
     boost::asio::io_context exporting;
     auto exporter = std::make_shared<forma::telemetry::otlp_http_exporter>(
         exporting.get_executor(),
-        forma::telemetry::otlp_http_exporter_options{.endpoint = "http://127.0.0.1:" + std::to_string(collector.port()),
+        forma::telemetry::otlp_http_exporter_options{.base_url = "http://127.0.0.1:" + std::to_string(collector.port()),
                                                      .schedule_delay = std::chrono::milliseconds(20)});
     auto client = std::make_unique<forma::openai::chat_client>(
         network.get_executor(), forma::openai::client_options{.base_url = model.base_url(), .model = "m"});

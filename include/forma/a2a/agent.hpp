@@ -20,8 +20,8 @@
 namespace forma::a2a {
 
 struct agent_options {
-    /// The agent's base URL: its card is at `url + "/.well-known/agent-card.json"`.
-    std::string url;
+    /// The agent's base URL: its card is at `base_url + "/.well-known/agent-card.json"`.
+    std::string base_url;
     /// Sent with every request, e.g. {"Authorization", "Bearer ..."}.
     std::vector<std::pair<std::string, std::string>> headers{};
     /// connect: per connection; idle: the wait for an answer's head and between the events

@@ -23,7 +23,7 @@ namespace forma::telemetry {
 struct otlp_http_exporter_options {
     /// The collector's base URL; `/v1/traces` and `/v1/metrics` are added. Empty: the
     /// `OTEL_EXPORTER_OTLP_ENDPOINT` environment variable, else "http://localhost:4318".
-    std::string endpoint{};
+    std::string base_url{};
     /// Sent with every export (e.g. an authorization header of the collector).
     std::vector<std::pair<std::string, std::string>> headers{};
     /// The resource's attributes. `service.name` defaults to `OTEL_SERVICE_NAME`, else
@@ -38,12 +38,12 @@ struct otlp_http_exporter_options {
     /// Per export request; no retries: a failed export is counted and its spans dropped.
     net::timeouts timeouts{.connect = std::chrono::seconds(5), .idle = std::chrono::seconds(10),
                            .total = std::chrono::seconds(10)};
-    /// For an https endpoint: which collectors are trusted (extra anchors, verification, or a context of your own).
+    /// For an https collector: which collectors are trusted (extra anchors, verification, or a context of your own).
     net::tls_trust trust{};
 };
 
 /** Sends spans and metrics to an OpenTelemetry collector over OTLP/HTTP with the
-    JSON encoding (`POST {endpoint}/v1/traces`, `/v1/metrics`).
+    JSON encoding (`POST {base_url}/v1/traces`, `/v1/metrics`).
 
     Batched and asynchronous on the executor given: export_span only queues (from
     any thread) and schedules a send; sends run on the executor, one at a time.
@@ -59,7 +59,7 @@ class otlp_http_exporter final : public exporter {
 public:
     using executor_type = boost::asio::any_io_executor;
 
-    /// @throws forma::error for an endpoint that does not parse, or a ca_file that cannot be read.
+    /// @throws forma::error for a base_url that does not parse, or a ca_file that cannot be read.
     otlp_http_exporter(executor_type executor, otlp_http_exporter_options options = {});
     ~otlp_http_exporter() override;
 
