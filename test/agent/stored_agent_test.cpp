@@ -167,9 +167,18 @@ TEST_F(stored_agent_test, a_background_run_is_kept_in_the_session_and_another_in
     const agent_session after = *run(store->load(forma::session_id("bg")));
     EXPECT_FALSE(stored_agent::pending_run(after)) << "a finished run's token is dropped";
     EXPECT_EQ(after.history.back().text(), "the long answer");
+    // The completion-token form: the error reaches the handler.
+    std::exception_ptr failure;
+    bool completed = false;
+    b.conversations.async_resume(id("bg"), {}, [&](std::exception_ptr e, forma::agent_response<>) {
+        failure = e;
+        completed = true;
+    });
+    io.restart();
+    io.run();
+    ASSERT_TRUE(completed);
     try {
-        run(b.conversations.resume(id("bg")));
-        FAIL();
+        std::rethrow_exception(failure);
     } catch (const forma::error& e) {
         EXPECT_NE(std::string(e.what()).find("has no background run to resume"), std::string::npos) << e.what();
     }

@@ -35,16 +35,13 @@ BOOST_DESCRIBE_STRUCT(forecast, (), (city, celsius))
 
 boost::json::value json(std::string_view text) { return boost::json::parse(text); }
 
-// Calls the tool with `arguments` as the model would, and returns the result or the error.
+// Calls the tool with `arguments` as the model would (through the completion-token form,
+// which awaits invoke), and returns the result or the error.
 boost::json::value call(const function_tool& tool, std::string arguments) {
     asio::io_context io;
     const function_call_content request("call_1", tool.name());
-    auto future = asio::co_spawn(io,
-                                 [&]() -> asio::awaitable<boost::json::value> {
-                                     const tool_invocation invocation{request, arguments};
-                                     co_return co_await tool.invoke(invocation);
-                                 },
-                                 asio::use_future);
+    const tool_invocation invocation{request, arguments};
+    auto future = tool.async_invoke(io.get_executor(), invocation, asio::use_future);
     io.run();
     return future.get();
 }

@@ -39,6 +39,12 @@ public:
         @throws error when the session has no background run.
     */
     boost::asio::awaitable<agent_response<>> resume(session_id id, agent_run_options options = {});
+    /// resume() for any completion token; the handler gets (std::exception_ptr, agent_response<>).
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_resume(session_id id, agent_run_options options, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), resume(std::move(id), std::move(options)),
+                                     std::forward<CompletionToken>(token));
+    }
 
     /// The continuation token of the session's background run, if it has one.
     static std::optional<continuation_token> pending_run(const agent_session& session);

@@ -1,9 +1,10 @@
 #pragma once
 
-#include <forma/model/content.hpp>
 #include <forma/chat/run_context.hpp>
+#include <forma/model/content.hpp>
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
@@ -79,6 +80,19 @@ public:
 
     /// Runs one call. Hold a copy of the tool until the awaitable completes.
     boost::asio::awaitable<boost::json::value> invoke(const tool_invocation& invocation) const;
+    /** invoke() on `executor` for any completion token; the handler gets
+        (std::exception_ptr, boost::json::value). The operation holds a copy of the tool;
+        `invocation` must stay valid until the handler runs.
+    */
+    template <class Executor, class CompletionToken = boost::asio::default_completion_token_t<Executor>>
+    auto async_invoke(const Executor& executor, const tool_invocation& invocation, CompletionToken&& token = {}) const {
+        return boost::asio::co_spawn(
+            executor,
+            [](function_tool self, const tool_invocation& call) -> boost::asio::awaitable<boost::json::value> {
+                co_return co_await self.invoke(call);
+            }(*this, invocation),
+            std::forward<CompletionToken>(token));
+    }
 
     friend bool operator==(const function_tool& a, const function_tool& b) noexcept {
         return a.definition_ == b.definition_;
