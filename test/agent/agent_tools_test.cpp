@@ -1,6 +1,6 @@
 // Tools through agents: per agent and per run, typed answers after tool calls (whole and
 // streamed), sessions that keep the exchange, execute_tool spans, and agents as tools.
-#include "tool_support.hpp"
+#include "../chat/tool_support.hpp"
 
 #include "../telemetry/span_reading.hpp"
 

@@ -10,7 +10,7 @@
 #include <forma/telemetry/in_memory_exporter.hpp>
 
 #include "../agent/agent_test_support.hpp"
-#include "span_reading.hpp"
+#include "../telemetry/span_reading.hpp"
 
 #include <boost/json/parse.hpp>
 
