@@ -1,6 +1,10 @@
 // make_instance: a valid instance of a JSON Schema, for schema-driven model replies.
 #include <forma/testing/schema_instance.hpp>
 
+#include "pattern_strings.hpp"
+#include "prompt_phrases.hpp"
+#include "splitmix64.hpp"
+
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/reader.hpp>
 
@@ -27,6 +31,7 @@ namespace forma::testing {
 namespace {
 
 namespace json = boost::json;
+using detail::splitmix64;
 
 constexpr int shallow_depth = 3;  // past it, recursion takes its shortest way out
 constexpr int hard_depth = 64;    // past it, the schema has no finite instance
@@ -34,8 +39,6 @@ constexpr int hard_depth = 64;    // past it, the schema has no finite instance
 // schemas asking for more (a huge minItems, small counts that multiply) get a
 // schema_error instead of exhausting time and memory.
 constexpr std::size_t max_instance_cost = 1 << 18;
-// The longest string generated from a pattern; past it a candidate is abandoned.
-constexpr std::size_t max_generated_length = 4096;
 // Prompt words tried against one pattern (each in four cases) before generated strings.
 constexpr std::size_t max_words_per_pattern = 8;
 // Boost.Regex bounds each search's steps (search_step_bound), but a step costs 10 to 60 ns
@@ -53,187 +56,6 @@ constexpr std::string_view unsupported_keywords[] = {
     "patternProperties", "propertyNames", "minProperties", "maxProperties",
     "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
     "$dynamicRef", "minContains", "maxContains"};
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-// ---- a small generator for ECMA-262 patterns ------------------------------------------
-
-struct regex_unsupported {};
-
-struct regex_node {
-    std::string chars;                          // one of these characters, or
-    std::vector<std::vector<regex_node>> alts;  // one of these sequences (a group)
-    std::size_t min = 1, max = 1;
-};
-
-class regex_parser {
-public:
-    explicit regex_parser(std::string_view p) : p_(p) {}
-    std::vector<std::vector<regex_node>> parse() {
-        auto alts = alternation();
-        if (i_ != p_.size()) throw regex_unsupported{};
-        return alts;
-    }
-
-private:
-    static std::string all_printable() {
-        std::string s;
-        for (char c = ' '; c <= '~'; ++c) s += c;
-        return s;
-    }
-    static std::string class_escape(char e) {
-        std::string s;
-        for (char c = ' '; c <= '~'; ++c) {
-            const bool digit = c >= '0' && c <= '9';
-            const bool word = digit || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-            if ((e == 'd' && digit) || (e == 'w' && word) || (e == 's' && c == ' ') ||
-                (e == 'D' && !digit) || (e == 'W' && !word) || (e == 'S' && c != ' '))
-                s += c;
-        }
-        return s;
-    }
-    bool more() const { return i_ < p_.size(); }
-
-    std::vector<std::vector<regex_node>> alternation() {
-        std::vector<std::vector<regex_node>> alts{sequence()};
-        while (more() && p_[i_] == '|') {
-            ++i_;
-            alts.push_back(sequence());
-        }
-        return alts;
-    }
-    std::vector<regex_node> sequence() {
-        std::vector<regex_node> seq;
-        while (more() && p_[i_] != '|' && p_[i_] != ')') {
-            regex_node n;
-            if (!atom(n)) continue; // an anchor
-            quantifier(n);
-            seq.push_back(std::move(n));
-        }
-        return seq;
-    }
-    bool atom(regex_node& n) {
-        const char c = p_[i_++];
-        switch (c) {
-        case '^': case '$': return false;
-        case '.': n.chars = "abcxyz"; return true;
-        case '(':
-            if (more() && p_[i_] == '?') {
-                if (i_ + 1 < p_.size() && p_[i_ + 1] == ':') i_ += 2;
-                else throw regex_unsupported{}; // lookaround, named groups
-            }
-            n.alts = alternation();
-            if (!more() || p_[i_] != ')') throw regex_unsupported{};
-            ++i_;
-            return true;
-        case '[': n.chars = char_class(); return true;
-        case '\\': n.chars = escape(false); return true;
-        case '*': case '+': case '?': case '{': case ')': throw regex_unsupported{};
-        default: n.chars = std::string(1, c); return true;
-        }
-    }
-    std::string escape(bool in_class) {
-        if (!more()) throw regex_unsupported{};
-        const char e = p_[i_++];
-        if (std::string_view("dwsDWS").find(e) != std::string_view::npos) return class_escape(e);
-        if (e == 'n') return "\n";
-        if (e == 't') return "\t";
-        if ((e >= '0' && e <= '9') || (!in_class && (e == 'b' || e == 'B')) || e == 'u' || e == 'x' ||
-            e == 'p' || e == 'P' || e == 'k' || e == 'c')
-            throw regex_unsupported{}; // backreferences, word boundaries, code escapes
-        return std::string(1, e);
-    }
-    std::string char_class() {
-        bool negated = false;
-        if (more() && p_[i_] == '^') {
-            negated = true;
-            ++i_;
-        }
-        std::string set;
-        bool first = true;
-        while (more() && (p_[i_] != ']' || first)) {
-            first = false;
-            std::string item;
-            if (p_[i_] == '\\') {
-                ++i_;
-                item = escape(true);
-            } else {
-                item = std::string(1, p_[i_++]);
-            }
-            if (item.size() == 1 && i_ + 1 < p_.size() && p_[i_] == '-' && p_[i_ + 1] != ']') {
-                ++i_;
-                char hi = p_[i_++];
-                if (hi == '\\') throw regex_unsupported{};
-                for (int c = static_cast<unsigned char>(item[0]); c <= static_cast<unsigned char>(hi); ++c)
-                    set += static_cast<char>(c);
-            } else {
-                set += item;
-            }
-        }
-        if (!more()) throw regex_unsupported{};
-        ++i_; // ']'
-        if (!negated) return set;
-        std::string out;
-        for (char c : all_printable())
-            if (set.find(c) == std::string::npos) out += c;
-        return out;
-    }
-    void quantifier(regex_node& n) {
-        if (!more()) return;
-        const char c = p_[i_];
-        constexpr std::size_t many = std::numeric_limits<std::size_t>::max();
-        if (c == '?') n.min = 0, n.max = 1;
-        else if (c == '*') n.min = 0, n.max = many;
-        else if (c == '+') n.min = 1, n.max = many;
-        else if (c == '{') {
-            const std::size_t close = p_.find('}', i_);
-            if (close == std::string_view::npos) throw regex_unsupported{};
-            const std::string body(p_.substr(i_ + 1, close - i_ - 1));
-            unsigned long lo = 0, hi = 0;
-            char comma = 0;
-            const int got = std::sscanf(body.c_str(), "%lu%c%lu", &lo, &comma, &hi);
-            if (got == 1) n.min = n.max = lo;
-            else if (got == 2 && comma == ',') n.min = lo, n.max = many;
-            else if (got == 3 && comma == ',') n.min = lo, n.max = hi;
-            else throw regex_unsupported{};
-            i_ = close;
-        } else {
-            return;
-        }
-        ++i_;
-        if (more() && p_[i_] == '?') ++i_; // lazy: same language
-    }
-
-    std::string_view p_;
-    std::size_t i_ = 0;
-};
-
-// `extra` is how many repetitions past the minimum an unbounded quantifier takes.
-void generate(const std::vector<std::vector<regex_node>>& alts, std::size_t extra, std::uint64_t& rng,
-              std::string& out) {
-    const auto& seq = alts[splitmix64(rng) % alts.size()];
-    for (const auto& n : seq) {
-        const std::size_t span = n.max - n.min;
-        std::size_t count = n.min + std::min(span, extra);
-        for (std::size_t k = 0; k < count; ++k) {
-            if (out.size() > max_generated_length) return; // too long to be a candidate
-            if (!n.alts.empty()) generate(n.alts, extra, rng, out);
-            else if (!n.chars.empty()) out += n.chars[splitmix64(rng) % n.chars.size()];
-            else return; // an empty class matches nothing
-        }
-    }
-}
-
-// ---- the instance generator -----------------------------------------------------------
-
-bool is_word_byte(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
-}
 
 using text_detail::to_lower;
 using text_detail::to_upper;
@@ -285,177 +107,16 @@ std::optional<std::size_t> array_index(std::string_view token) {
     return i;
 }
 
-// ---- what the prompt offers: phrases for strings, numbers for numbers -------------------
-
-// Words that make no value on their own: a plain string is never one of them, and they end a phrase.
-constexpr std::string_view stop_words[] = {
-    "a", "an", "the", "and", "or", "but", "nor", "so", "yet", "of", "in", "on", "at", "to", "from", "for",
-    "with", "by", "as", "into", "onto", "about", "over", "under", "after", "before", "between", "through",
-    "during", "without", "within", "upon", "via", "per", "than", "then", "is", "are", "was", "were", "be",
-    "been", "being", "am", "do", "does", "did", "has", "have", "had", "would", "shall", "should", "could",
-    "might", "i", "me", "my", "you", "your", "he", "him", "his", "she", "her", "it", "its", "we", "us", "our",
-    "they", "them", "their", "this", "that", "these", "those", "who", "whom", "whose", "which", "what",
-    "when", "where", "why", "how", "there", "here", "not", "no", "yes", "if", "also", "just", "very", "too",
-    "all", "any", "some", "each", "every", "both", "only", "please", "it's", "i'm", "he's", "she's",
-    "that's", "there's", "let's", "don't"};
-
-// Words a phrase may hold: capitalised ones (a name, "John Smith") or lowercase ones ("software engineer").
-constexpr std::size_t max_capitalised_phrase = 4;
-constexpr std::size_t max_lowercase_phrase = 3;
-
-bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
-
-// Whether a word starts with a capital letter: ASCII, or Latin-1's in UTF-8 (U+00C0 to U+00DE but U+00D7).
-bool is_capitalised(std::string_view w) {
-    if (w.empty()) return false;
-    const auto c = static_cast<unsigned char>(w[0]);
-    if (c >= 'A' && c <= 'Z') return true;
-    if (c != 0xC3 || w.size() < 2) return false;
-    const auto d = static_cast<unsigned char>(w[1]);
-    return d >= 0x80 && d <= 0x9E && d != 0x97;
-}
-
-struct phrase {
-    std::string text;
-    std::size_t end = 0; // the offset in the prompt just past it
-};
-
-/* The phrases of `prompt`, in order: a run of capitalised words (at most four) or of lowercase
-   words (at most three), with nothing but spaces or tabs between them, is one phrase ("John
-   Smith", "software engineer"). Words are runs of letters, digits and UTF-8 sequences, joined
-   through inner hyphens and apostrophes ("35-year-old", "O'Brien"). A word holding a digit
-   ("35-year-old", "3rd") or a stop word ("is", "the") is no phrase and ends one. */
-std::vector<phrase> phrases_of(std::string_view prompt) {
-    struct token {
-        std::string_view text;
-        std::size_t offset = 0;
-        bool eligible = false;
-        bool capitalised = false;
-        bool joined_to_next = false; // only spaces or tabs lie between it and the next token
-    };
-    std::vector<token> tokens;
-    for (std::size_t i = 0; i < prompt.size();) {
-        if (!is_word_byte(static_cast<unsigned char>(prompt[i]))) {
-            ++i;
-            continue;
-        }
-        std::size_t j = i;
-        while (j < prompt.size()) {
-            if (is_word_byte(static_cast<unsigned char>(prompt[j]))) ++j;
-            else if ((prompt[j] == '-' || prompt[j] == '\'') && j + 1 < prompt.size() &&
-                     is_word_byte(static_cast<unsigned char>(prompt[j + 1])))
-                j += 2;
-            else
-                break;
-        }
-        token t{prompt.substr(i, j - i), i};
-        const bool has_digit = std::any_of(t.text.begin(), t.text.end(), is_ascii_digit);
-        const std::string lower = to_lower(std::string(t.text));
-        const bool stop = std::find(std::begin(stop_words), std::end(stop_words), lower) != std::end(stop_words);
-        t.eligible = !has_digit && !stop && json_detail::count_code_points(t.text) > 0;
-        t.capitalised = is_capitalised(t.text);
-        std::size_t k = j;
-        while (k < prompt.size() && (prompt[k] == ' ' || prompt[k] == '\t')) ++k;
-        t.joined_to_next = k > j && k < prompt.size() && is_word_byte(static_cast<unsigned char>(prompt[k]));
-        tokens.push_back(t);
-        i = j;
-    }
-    std::vector<phrase> phrases;
-    for (std::size_t i = 0; i < tokens.size();) {
-        if (!tokens[i].eligible) {
-            ++i;
-            continue;
-        }
-        const bool capitalised = tokens[i].capitalised;
-        const std::size_t most = capitalised ? max_capitalised_phrase : max_lowercase_phrase;
-        std::string text(tokens[i].text);
-        std::size_t j = i + 1;
-        for (; j < tokens.size() && j - i < most && tokens[j - 1].joined_to_next && tokens[j].eligible &&
-               tokens[j].capitalised == capitalised;
-             ++j)
-            (text += ' ') += tokens[j].text;
-        phrases.push_back({std::move(text), tokens[j - 1].offset + tokens[j - 1].text.size()});
-        i = j;
-    }
-    return phrases;
-}
-
-// The prompt numbers a value may take: each number value looks at them all.
-constexpr std::size_t max_prompt_numbers = 64;
-
-/* The first max_prompt_numbers numbers `prompt` states, in order: runs of ASCII digits with an
-   optional fraction ("2.5") and thousands separators ("1,000"), negative after a "-" that starts
-   a word ("-3"), but not a run inside an identifier ("x86", "B12"). */
-std::vector<double> numbers_of(std::string_view prompt) {
-    std::vector<double> out;
-    const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-    for (std::size_t i = 0; i < prompt.size() && out.size() < max_prompt_numbers;) {
-        if (!is_ascii_digit(prompt[i])) {
-            ++i;
-            continue;
-        }
-        std::size_t j = i;
-        std::string digits;
-        while (j < prompt.size()) {
-            if (is_ascii_digit(prompt[j])) {
-                digits += prompt[j++];
-            } else if (prompt[j] == ',' && j + 3 < prompt.size() && is_ascii_digit(prompt[j + 1]) &&
-                       is_ascii_digit(prompt[j + 2]) && is_ascii_digit(prompt[j + 3]) &&
-                       (j + 4 == prompt.size() || !is_ascii_digit(prompt[j + 4]))) {
-                ++j; // a thousands separator
-            } else {
-                break;
-            }
-        }
-        if (j + 1 < prompt.size() && prompt[j] == '.' && is_ascii_digit(prompt[j + 1])) {
-            digits += prompt[j++];
-            while (j < prompt.size() && is_ascii_digit(prompt[j])) digits += prompt[j++];
-        }
-        const bool in_identifier = i > 0 && (is_letter(prompt[i - 1]) || prompt[i - 1] == '_');
-        const bool negative = i > 0 && prompt[i - 1] == '-' &&
-                              (i == 1 || prompt[i - 2] == ' ' || prompt[i - 2] == '\t' || prompt[i - 2] == '\n' ||
-                               prompt[i - 2] == '(');
-        double x = 0;
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), x);
-        if (!in_identifier && ec == std::errc() && end == digits.data() + digits.size() && std::isfinite(x))
-            out.push_back(negative ? -x : x);
-        i = j;
-    }
-    return out;
-}
-
 class generator {
 public:
     generator(const json::object& root, std::string_view prompt, std::uint64_t seed)
         : root_(root), rng_(seed) {
-        std::vector<std::size_t> word_offsets;
-        for (std::size_t i = 0; i < prompt.size();) {
-            if (!is_word_byte(static_cast<unsigned char>(prompt[i]))) {
-                ++i;
-                continue;
-            }
-            std::size_t j = i;
-            while (j < prompt.size() && is_word_byte(static_cast<unsigned char>(prompt[j]))) ++j;
-            // A word of stray continuation bytes has no code points: it could not pad a string.
-            const std::string_view word = prompt.substr(i, j - i);
-            if (json_detail::count_code_points(word) > 0) {
-                words_.emplace_back(word);
-                word_offsets.push_back(i);
-            }
-            i = j;
-        }
-        if (words_.empty()) words_ = {"forma"}; // an empty prompt still gives strings
+        detail::prompt_values values = detail::read_prompt(prompt);
+        words_ = std::move(values.words);
+        phrases_ = std::move(values.phrases);
+        numbers_ = std::move(values.numbers);
         next_word_ = static_cast<std::size_t>(seed % words_.size());
-        // Each phrase with the word that follows it, which pads a string too short.
-        for (phrase& p : phrases_of(prompt)) {
-            const auto after = std::lower_bound(word_offsets.begin(), word_offsets.end(), p.end);
-            const auto next = static_cast<std::size_t>(after - word_offsets.begin()) % words_.size();
-            phrases_.push_back({std::move(p.text), next});
-        }
-        if (phrases_.empty()) // a prompt of stop words and numbers only: its words
-            for (std::size_t i = 0; i < words_.size(); ++i) phrases_.push_back({words_[i], (i + 1) % words_.size()});
         next_phrase_ = static_cast<std::size_t>(seed % phrases_.size());
-        numbers_ = numbers_of(prompt);
         number_used_.assign(numbers_.size(), false);
     }
 
@@ -822,17 +483,13 @@ private:
                 if (fits(c)) return c;
             }
         }
-        try {
-            const auto tree = regex_parser(pattern->compiled.source).parse();
+        // Backreferences and lookaround are not generated: then no generated candidate.
+        if (const auto generatable = detail::read_pattern(pattern->compiled.source))
             for (std::size_t extra : {1, 0, 2, 3, 5, 8, 13, 21, 34, 64})
                 for (int attempt = 0; attempt < 4 && searchable(*pattern); ++attempt) {
-                    std::string v;
-                    generate(tree, extra, rng_, v);
+                    std::string v = detail::pattern_string(*generatable, extra, rng_);
                     if (fits(v)) return v;
                 }
-        } catch (const regex_unsupported&) {
-            // Backreferences or lookaround: no generated candidate; fall through.
-        }
         // Documented limit: the shortest prompt word, which may break the pattern.
         std::string shortest = words_.front();
         for (const auto& w : words_)
@@ -951,9 +608,9 @@ private:
     std::optional<json::value> root_copy_; // `$ref` pointers resolve against a value
     std::vector<std::string> words_;
     std::size_t next_word_ = 0;
-    std::vector<std::pair<std::string, std::size_t>> phrases_; // see phrases_of, and the word after each
+    std::vector<detail::prompt_phrase> phrases_;
     std::size_t next_phrase_ = 0;
-    std::vector<double> numbers_; // see numbers_of
+    std::vector<double> numbers_; // see detail::prompt_values
     std::vector<bool> number_used_;
     std::uint64_t rng_;
     std::size_t spent_ = 0; // see spend()
