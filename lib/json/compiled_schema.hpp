@@ -1,6 +1,7 @@
 #pragma once
 // A JSON Schema compiled for schema_validator: one node of checks per subschema,
-// subschemas referred to by index so that `$ref` cycles are plain indices.
+// subschemas referred to by index so that `$ref` cycles are plain indices. make_instance
+// walks the same nodes, so that both read the keywords alike.
 
 #include "ecma_pattern.hpp"
 
@@ -12,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -61,6 +63,7 @@ struct schema_node {
     bool unique_items = false;
 
     std::map<std::string, node_id, std::less<>> properties;
+    std::vector<std::string_view> property_order; // the names as written: the map sorts them
     std::vector<std::pair<compiled_pattern, node_id>> pattern_properties;
     std::optional<node_id> additional_properties, property_names;
     std::vector<std::string> required;
@@ -84,6 +87,8 @@ public:
     /// Whether the failure at `schema_path` rejects every value: a `false` schema.
     bool rejects_everything(const std::string& schema_path) const;
     node_id root() const noexcept { return 0; }
+    /// How many nodes there are: their ids run from 0 to size() - 1.
+    std::size_t size() const noexcept { return nodes_.size(); }
     const schema_validator_options& options() const noexcept { return options_; }
     /// How deep validation may recurse through nested and referenced subschemas.
     std::size_t max_frames() const noexcept { return 8 * options_.max_depth + 16; }

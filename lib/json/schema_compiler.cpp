@@ -241,6 +241,7 @@ private:
             for (const auto& m : object_of("schemas")) {
                 const node_id child = sub(m.value(), at + "/" + json_detail::pointer_token(m.key()));
                 c_.nodes_[id].properties.emplace(std::string(m.key()), child);
+                c_.nodes_[id].property_order.push_back(m.key()); // a key of c_.schema_: it stays
             }
         } else if (key == "patternProperties") {
             for (const auto& m : object_of("schemas")) {

@@ -1,29 +1,29 @@
-// make_instance: a valid instance of a JSON Schema, for schema-driven model replies.
+// make_instance: a valid instance of a JSON Schema, for schema-driven model replies. It walks
+// the schema as compiled for schema_validator, so that the two read every keyword alike.
 #include <forma/testing/schema_instance.hpp>
 
 #include "pattern_strings.hpp"
 #include "prompt_phrases.hpp"
 #include "splitmix64.hpp"
 
-#include <forma/json/detail/constraints.hpp>
-#include <forma/json/detail/reader.hpp>
-
-#include "../json/json_text.hpp"
+#include "../json/compiled_schema.hpp"
 #include "../json/ecma_pattern.hpp"
+#include "../json/json_text.hpp"
 #include "../text/ascii.hpp"
 
+#include <forma/json/detail/constraints.hpp>
+
 #include <boost/json/array.hpp>
-#include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -32,6 +32,10 @@ namespace {
 
 namespace json = boost::json;
 using detail::splitmix64;
+using json_detail::node_id;
+using json_detail::schema_node;
+using text_detail::to_lower;
+using text_detail::to_upper;
 
 constexpr int shallow_depth = 3;  // past it, recursion takes its shortest way out
 constexpr int hard_depth = 64;    // past it, the schema has no finite instance
@@ -49,16 +53,53 @@ constexpr std::size_t max_words_per_pattern = 8;
 constexpr std::size_t max_search_steps = std::size_t{1} << 21;
 constexpr std::size_t max_pattern_steps = std::size_t{1} << 25;
 
-// Assertion keywords this generator cannot honour: better a clear error than an
-// instance a validator rejects.
-constexpr std::string_view unsupported_keywords[] = {
-    "oneOf", "allOf", "not", "if", "then", "else", "prefixItems", "contains", "uniqueItems",
-    "patternProperties", "propertyNames", "minProperties", "maxProperties",
-    "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
-    "$dynamicRef", "minContains", "maxContains"};
+// The types of a `type` list in the order its alternatives are drawn.
+constexpr unsigned type_bits[] = {json_detail::type_null,   json_detail::type_boolean,
+                                  json_detail::type_object, json_detail::type_array,
+                                  json_detail::type_number, json_detail::type_string,
+                                  json_detail::type_integer};
 
-using text_detail::to_lower;
-using text_detail::to_upper;
+// The first assertion keyword of `n` this generator cannot honour: better a clear error than an
+// instance a validator rejects. (The compiler refuses unevaluated* and $dynamicRef itself.)
+std::optional<std::string_view> unsupported_keyword(const schema_node& n) {
+    const std::pair<std::string_view, bool> keywords[] = {
+        {"oneOf", !n.one_of.empty()},
+        {"allOf", !n.all_of.empty()},
+        {"not", n.not_schema.has_value()},
+        {"if", n.if_schema.has_value()},
+        {"then", n.then_schema.has_value()},
+        {"else", n.else_schema.has_value()},
+        {"prefixItems", !n.prefix_items.empty()},
+        {"contains", n.contains.has_value()},
+        {"uniqueItems", n.unique_items},
+        {"patternProperties", !n.pattern_properties.empty()},
+        {"propertyNames", n.property_names.has_value()},
+        {"minProperties", n.min_properties.has_value()},
+        {"maxProperties", n.max_properties.has_value()},
+        {"dependentRequired", !n.dependent_required.empty()},
+        {"dependentSchemas", !n.dependent_schemas.empty()},
+        {"minContains", n.min_contains.has_value()},
+        {"maxContains", n.max_contains.has_value()}};
+    for (const auto& [keyword, present] : keywords)
+        if (present) return keyword;
+    return std::nullopt;
+}
+
+// `{}`: what an array without `items` holds, and an object's members that no schema names.
+const schema_node& any_schema() {
+    static const schema_node node;
+    return node;
+}
+
+// The schema as schema_validator reads it. Its refusals (a malformed or unknown keyword, a
+// `$ref` that does not resolve) keep make_instance's prefix.
+json_detail::compiled_schema compile(const json::object& schema) {
+    try {
+        return json_detail::compiled_schema(json::value(schema), {});
+    } catch (const schema_error& e) {
+        throw schema_error(std::string("make_instance: ") + e.what());
+    }
+}
 
 // The first `n` code points of valid UTF-8 text.
 std::string take_code_points(std::string_view s, std::size_t n) {
@@ -70,25 +111,6 @@ std::string take_code_points(std::string_view s, std::size_t n) {
     return std::string(s.substr(0, i));
 }
 
-double number_of(const json::value& v, std::string_view what) {
-    if (v.is_int64()) return static_cast<double>(v.as_int64());
-    if (v.is_uint64()) return static_cast<double>(v.as_uint64());
-    if (v.is_double()) return v.as_double();
-    throw schema_error("make_instance: \"" + std::string(what) + "\" must be a number, not " +
-                       json::serialize(v));
-}
-
-std::size_t count_of(const json::object& s, std::string_view key, std::size_t fallback) {
-    const auto* v = s.if_contains(key);
-    if (!v) return fallback;
-    const double d = number_of(*v, key);
-    if (d < 0 || d != std::floor(d))
-        throw schema_error("make_instance: \"" + std::string(key) + "\" must be a non-negative integer");
-    constexpr double beyond_size_t = 18446744073709551616.0; // 2^64
-    return d >= beyond_size_t ? std::numeric_limits<std::size_t>::max()
-                              : static_cast<std::size_t>(d);
-}
-
 // `x` as a JSON integer where a 64-bit integer holds it, else as the double it is
 // (still an integer to JSON Schema, which looks at the value, not the spelling).
 json::value integral_number(double x) {
@@ -98,19 +120,10 @@ json::value integral_number(double x) {
     return x;
 }
 
-// The array index a JSON Pointer token names, if it is one (digits only, in range).
-std::optional<std::size_t> array_index(std::string_view token) {
-    std::size_t i = 0;
-    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), i);
-    if (token.empty() || ec != std::errc() || end != token.data() + token.size())
-        return std::nullopt;
-    return i;
-}
-
 class generator {
 public:
-    generator(const json::object& root, std::string_view prompt, std::uint64_t seed)
-        : root_(root), rng_(seed) {
+    generator(const json::object& schema, std::string_view prompt, std::uint64_t seed)
+        : schema_(compile(schema)), rng_(seed) {
         detail::prompt_values values = detail::read_prompt(prompt);
         words_ = std::move(values.words);
         phrases_ = std::move(values.phrases);
@@ -120,39 +133,35 @@ public:
         number_used_.assign(numbers_.size(), false);
     }
 
-    json::value make(const json::value& schema, int depth, const std::string& path) {
+    json::value make_root() { return make(node(schema_.root()), 0, ""); }
+
+private:
+    json::value make(const schema_node& n, int depth, const std::string& path) {
         spend(1, path);
         if (depth > hard_depth)
             throw schema_error("make_instance: the schema has no finite instance (recursion does not "
                                "end) at " + where(path));
-        if (const bool* b = schema.if_bool()) {
-            if (!*b) throw schema_error("make_instance: the schema `false` has no instance at " + where(path));
+        if (n.constant_verdict) {
+            if (!*n.constant_verdict)
+                throw schema_error("make_instance: the schema `false` has no instance at " + where(path));
             return json::value(next_word());
         }
-        const auto* s = schema.if_object();
-        if (!s) throw schema_error("make_instance: a schema must be an object or a boolean at " + where(path));
-        for (std::string_view k : unsupported_keywords)
-            if (s->contains(k))
-                throw schema_error("make_instance: unsupported keyword \"" + std::string(k) + "\" at " +
-                                   where(path));
-        if (const auto* ref = s->if_contains("$ref")) return make(resolve(*ref, path), depth, path);
-        if (const auto* c = s->if_contains("const")) return *c;
-        if (const auto* e = s->if_contains("enum")) {
-            const auto* values = e->if_array();
-            if (!values || values->empty())
+        if (const auto keyword = unsupported_keyword(n))
+            throw schema_error("make_instance: unsupported keyword \"" + std::string(*keyword) + "\" at " +
+                               where(path));
+        if (n.ref) return make(node(*n.ref), depth, path);
+        if (n.const_value) return *n.const_value;
+        if (n.enum_values) {
+            if (n.enum_values->empty())
                 throw schema_error("make_instance: \"enum\" must be a non-empty array at " + where(path));
-            return (*values)[pick(values->size())];
+            return (*n.enum_values)[pick(n.enum_values->size())];
         }
-        if (const auto* any = s->if_contains("anyOf")) {
-            const auto* branches = any->if_array();
-            if (!branches || branches->empty())
-                throw schema_error("make_instance: \"anyOf\" must be a non-empty array at " + where(path));
-            return make((*branches)[choose_branch(*branches, depth)], depth, path);
-        }
-        return make_typed(*s, type_of(*s, depth, path), depth, path);
+        if (!n.any_of.empty()) return make(node(n.any_of[choose_branch(n.any_of, depth)]), depth, path);
+        return make_typed(n, type_of(n, depth), depth, path);
     }
 
-private:
+    const schema_node& node(node_id id) const { return schema_.node(id); }
+
     static std::string where(const std::string& path) { return path.empty() ? "(root)" : path; }
 
     // Counts `cost` towards max_instance_cost; throws once the instance would be too large.
@@ -208,61 +217,22 @@ private:
         return std::nullopt;
     }
 
-    const json::value& resolve(const json::value& ref, const std::string& path) {
-        const auto* text = ref.if_string();
-        if (!text || text->empty() || (*text)[0] != '#')
-            throw schema_error("make_instance: only local \"$ref\" (\"#...\") is supported at " + where(path));
-        std::string_view fragment(text->data() + 1, text->size() - 1);
-        if (fragment.empty()) return root_value();
-        if (fragment[0] != '/')
-            throw schema_error("make_instance: \"$ref\": \"" + std::string(*text) +
-                               "\" is not a JSON Pointer, at " + where(path));
-        const json::value* node = &root_value();
-        while (!fragment.empty()) {
-            fragment.remove_prefix(1);
-            const std::size_t slash = std::min(fragment.find('/'), fragment.size());
-            std::string token; // ~1 is '/', ~0 is '~'
-            for (std::size_t i = 0; i < slash; ++i) {
-                const bool escape = fragment[i] == '~' && i + 1 < slash;
-                token += escape ? (fragment[i + 1] == '1' ? '/' : '~') : fragment[i];
-                i += escape ? 1 : 0;
+
+    // Whether a `$ref` lies in the subschema (not following it): a cheap stand-in for "may recurse".
+    bool mentions_ref(const schema_node& n) {
+        if (!ref_locations_) {
+            ref_locations_.emplace(); // each `$ref`'s location and every location enclosing it
+            for (node_id id = 0; id < schema_.size(); ++id) {
+                if (!node(id).ref) continue;
+                std::string_view at = node(id).location;
+                for (;;) {
+                    ref_locations_->emplace(at);
+                    if (at.empty()) break;
+                    at = at.substr(0, at.rfind('/'));
+                }
             }
-            fragment.remove_prefix(slash);
-            const json::value* next = nullptr;
-            if (const auto* o = node->if_object()) next = o->if_contains(token);
-            else if (const auto* a = node->if_array())
-                if (const auto i = array_index(token); i && *i < a->size()) next = &(*a)[*i];
-            if (!next)
-                throw schema_error("make_instance: \"$ref\": \"" + std::string(*text) +
-                                   "\" does not resolve, at " + where(path));
-            node = next;
         }
-        return *node;
-    }
-
-    const json::value& root_value() {
-        if (!root_copy_) root_copy_ = json::value(root_);
-        return *root_copy_;
-    }
-
-    static bool is_null_schema(const json::value& v) {
-        const auto* o = v.if_object();
-        if (!o) return false;
-        const auto* t = o->if_contains("type");
-        return t && t->is_string() && t->as_string() == "null";
-    }
-
-    // Whether a schema mentions `$ref` anywhere (without following it): a cheap
-    // stand-in for "may recurse".
-    static bool mentions_ref(const json::value& v) {
-        if (const auto* o = v.if_object()) {
-            for (const auto& m : *o)
-                if (m.key() == "$ref" || mentions_ref(m.value())) return true;
-        } else if (const auto* a = v.if_array()) {
-            for (const auto& e : *a)
-                if (mentions_ref(e)) return true;
-        }
-        return false;
+        return ref_locations_->contains(n.location);
     }
 
     // One of `n` alternatives, by the seed; where some are null (a nullable value), a null one
@@ -280,73 +250,66 @@ private:
         return present[pick(present.size())];
     }
 
-    std::size_t choose_branch(const json::array& branches, int depth) {
-        if (depth < shallow_depth)
-            return pick_alternative(branches.size(), [&](std::size_t i) { return is_null_schema(branches[i]); });
+    std::size_t choose_branch(const std::vector<node_id>& branches, int depth) {
+        auto is_null = [&](std::size_t i) { return node(branches[i]).types == json_detail::type_null; };
+        if (depth < shallow_depth) return pick_alternative(branches.size(), is_null);
         // Deep enough: end the recursion with null, else with a branch that cannot recurse.
         for (std::size_t i = 0; i < branches.size(); ++i)
-            if (is_null_schema(branches[i])) return i;
+            if (is_null(i)) return i;
         for (std::size_t i = 0; i < branches.size(); ++i)
-            if (!mentions_ref(branches[i])) return i;
+            if (!mentions_ref(node(branches[i]))) return i;
         return 0;
     }
 
-    std::string type_of(const json::object& s, int depth, const std::string& path) {
-        const auto* t = s.if_contains("type");
-        if (!t) {
-            // Untyped: infer from the keywords present; {} accepts anything, a word will do.
-            if (s.contains("properties") || s.contains("additionalProperties") || s.contains("required"))
-                return "object";
-            if (s.contains("items") || s.contains("minItems") || s.contains("maxItems")) return "array";
-            if (s.contains("minimum") || s.contains("maximum") || s.contains("exclusiveMinimum") ||
-                s.contains("exclusiveMaximum") || s.contains("multipleOf"))
-                return "number";
-            return "string";
+    // One of json_detail's type bits.
+    unsigned type_of(const schema_node& n, int depth) {
+        if (n.types == 0) {
+            // Untyped: inferred from the keywords present; {} accepts anything, a word will do.
+            if (!n.properties.empty() || n.additional_properties || !n.required.empty())
+                return json_detail::type_object;
+            if (n.items || n.min_items || n.max_items) return json_detail::type_array;
+            if (n.minimum || n.maximum || n.exclusive_minimum || n.exclusive_maximum || n.multiple_of)
+                return json_detail::type_number;
+            return json_detail::type_string;
         }
-        if (const auto* name = t->if_string()) return std::string(*name);
-        if (const auto* names = t->if_array(); names && !names->empty()) {
-            for (const auto& n : *names)
-                if (!n.is_string())
-                    throw schema_error("make_instance: \"type\" lists a non-string at " + where(path));
-            if (depth >= shallow_depth)
-                for (const auto& n : *names)
-                    if (n.as_string() == "null") return "null";
-            const auto chosen = pick_alternative(names->size(), [&](std::size_t i) { return (*names)[i] == "null"; });
-            return std::string((*names)[chosen].as_string());
-        }
-        throw schema_error("make_instance: \"type\" must be a string or a non-empty array at " + where(path));
+        std::vector<unsigned> listed;
+        for (unsigned bit : type_bits)
+            if (n.types & bit) listed.push_back(bit);
+        if (listed.size() == 1) return listed.front();
+        if (depth >= shallow_depth && (n.types & json_detail::type_null)) return json_detail::type_null;
+        return listed[pick_alternative(listed.size(),
+                                       [&](std::size_t i) { return listed[i] == json_detail::type_null; })];
     }
 
-    json::value make_typed(const json::object& s, const std::string& type, int depth, const std::string& path) {
-        if (type == "null") return nullptr;
-        if (type == "boolean") return pick(2) == 1;
-        if (type == "integer" || type == "number") return make_number(s, type == "integer", path);
-        if (type == "string") return json::value(make_string(s, path));
-        if (type == "array") return make_array(s, depth, path);
-        if (type == "object") return make_object(s, depth, path);
-        throw schema_error("make_instance: unknown type \"" + type + "\" at " + where(path));
+    json::value make_typed(const schema_node& n, unsigned type, int depth, const std::string& path) {
+        switch (type) {
+        case json_detail::type_null: return nullptr;
+        case json_detail::type_boolean: return pick(2) == 1;
+        case json_detail::type_integer: return make_number(n, true, path);
+        case json_detail::type_number: return make_number(n, false, path);
+        case json_detail::type_string: return json::value(make_string(n, path));
+        case json_detail::type_array: return make_array(n, depth, path);
+        default: return make_object(n, depth, path);
+        }
     }
 
-    json::value make_number(const json::object& s, bool integer, const std::string& path) {
+    json::value make_number(const schema_node& n, bool integer, const std::string& path) {
+        // The compiler checked that these are numbers, and that "multipleOf" is above 0.
         double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
         bool lo_open = false, hi_open = false;
-        if (const auto* v = s.if_contains("minimum")) lo = number_of(*v, "minimum");
-        if (const auto* v = s.if_contains("maximum")) hi = number_of(*v, "maximum");
-        if (const auto* v = s.if_contains("exclusiveMinimum")) {
-            const double x = number_of(*v, "exclusiveMinimum");
+        if (n.minimum) lo = n.minimum->to_number<double>();
+        if (n.maximum) hi = n.maximum->to_number<double>();
+        if (n.exclusive_minimum) {
+            const double x = n.exclusive_minimum->to_number<double>();
             if (x >= lo) lo = x, lo_open = true;
         }
-        if (const auto* v = s.if_contains("exclusiveMaximum")) {
-            const double x = number_of(*v, "exclusiveMaximum");
+        if (n.exclusive_maximum) {
+            const double x = n.exclusive_maximum->to_number<double>();
             if (x <= hi) hi = x, hi_open = true;
         }
-        double step = 0;
-        if (const auto* v = s.if_contains("multipleOf")) {
-            step = number_of(*v, "multipleOf");
-            if (!(step > 0)) throw schema_error("make_instance: \"multipleOf\" must be positive at " + where(path));
-        }
+        double step = n.multiple_of ? n.multiple_of->to_number<double>() : 0;
         if (integer) step = step == 0 ? 1 : std::ceil(step) == step ? step : 0;
-        if (integer && s.contains("multipleOf") && step == 0)
+        if (integer && n.multiple_of && step == 0)
             throw schema_error("make_instance: an integer with a fractional \"multipleOf\" is not supported at " +
                                where(path));
         auto empty_range = [&] {
@@ -444,31 +407,31 @@ private:
         return buf;
     }
 
-    std::string make_string(const json::object& s, const std::string& path) {
-        const std::size_t min_len = count_of(s, "minLength", 0);
-        const std::size_t max_len = count_of(s, "maxLength", std::numeric_limits<std::size_t>::max());
+
+    std::string make_string(const schema_node& n, const std::string& path) {
+        const std::size_t min_len = n.min_length.value_or(0);
+        const std::size_t max_len = n.max_length.value_or(std::numeric_limits<std::size_t>::max());
         if (min_len > max_len)
             throw schema_error("make_instance: \"minLength\" is greater than \"maxLength\" at " + where(path));
         spend(min_len, path);
-        if (const auto* f = s.if_contains("format"); f && f->is_string()) {
-            std::string v = format_value(f->as_string());
+        if (!n.format.empty()) {
+            std::string v = format_value(n.format);
             if (!v.empty()) return v;
         }
-        pattern_state* pattern = nullptr;
-        if (const auto* p = s.if_contains("pattern")) pattern = &pattern_of(*p, path);
+        pattern_state* pattern = n.pattern ? &pattern_of(*n.pattern) : nullptr;
         auto fits = [&](const std::string& v) {
-            const std::size_t n = json_detail::count_code_points(v);
-            return n >= min_len && n <= max_len && matches(*pattern, v, n);
+            const std::size_t count = json_detail::count_code_points(v);
+            return count >= min_len && count <= max_len && matches(*pattern, v, count);
         };
         // Pads with the following words, then cuts, to meet the length limits.
         auto fit_length = [&](std::string v) {
-            std::size_t n = json_detail::count_code_points(v);
-            for (std::size_t k = 0; n < min_len; ++k) {
+            std::size_t count = json_detail::count_code_points(v);
+            for (std::size_t k = 0; count < min_len; ++k) {
                 const std::string& word = words_[(next_word_ + k) % words_.size()];
                 v += word;
-                n += json_detail::count_code_points(word);
+                count += json_detail::count_code_points(word);
             }
-            if (n > max_len) v = take_code_points(v, max_len);
+            if (count > max_len) v = take_code_points(v, max_len);
             return v;
         };
         if (!pattern) return fit_length(next_phrase());
@@ -484,7 +447,7 @@ private:
             }
         }
         // Backreferences and lookaround are not generated: then no generated candidate.
-        if (const auto generatable = detail::read_pattern(pattern->compiled.source))
+        if (const auto generatable = detail::read_pattern(pattern->compiled->source))
             for (std::size_t extra : {1, 0, 2, 3, 5, 8, 13, 21, 34, 64})
                 for (int attempt = 0; attempt < 4 && searchable(*pattern); ++attempt) {
                     std::string v = detail::pattern_string(*generatable, extra, rng_);
@@ -497,105 +460,84 @@ private:
         return fit_length(shortest);
     }
 
-    // A pattern compiled once per instance, with what its searches found.
+    // A pattern's searches in this instance: strings sharing a pattern share them.
     struct pattern_state {
-        json_detail::compiled_pattern compiled;
+        const json_detail::compiled_pattern* compiled;
         bool too_complex = false;                        // then it is not searched again
         std::unordered_map<std::string, bool> verdicts; // candidates searched, and whether they match
     };
 
-    pattern_state& pattern_of(const json::value& pattern, const std::string& path) {
-        const auto* text = pattern.if_string();
-        if (!text) throw schema_error("make_instance: \"pattern\" must be a string at " + where(path));
-        const std::string source(*text);
-        if (auto it = patterns_.find(source); it != patterns_.end()) return it->second;
-        try {
-            return patterns_.emplace(source, pattern_state{json_detail::compile_pattern(source), false, {}}).first->second;
-        } catch (const boost::regex_error& e) {
-            throw schema_error("make_instance: invalid pattern " + json_detail::quoted_excerpt(source, 64) +
-                               " at " + where(path) + ": " + e.what());
-        }
+    pattern_state& pattern_of(const json_detail::compiled_pattern& pattern) {
+        auto it = patterns_.find(pattern.source);
+        if (it == patterns_.end())
+            it = patterns_.emplace(pattern.source, pattern_state{&pattern, false, {}}).first;
+        return it->second;
     }
 
     bool searchable(const pattern_state& p) const {
-        return !p.too_complex && pattern_steps_left_ >= json_detail::search_step_bound(p.compiled, 1);
+        return !p.too_complex && pattern_steps_left_ >= json_detail::search_step_bound(*p.compiled, 1);
     }
 
     // Whether `text` matches, within the search limits (see max_pattern_steps).
     // Candidates are built byte by byte, so one may not be UTF-8: it is no string to return.
     bool matches(pattern_state& p, const std::string& text, std::size_t code_points) {
         if (auto it = p.verdicts.find(text); it != p.verdicts.end()) return it->second;
-        const std::size_t steps = json_detail::search_step_bound(p.compiled, code_points);
+        const std::size_t steps = json_detail::search_step_bound(*p.compiled, code_points);
         if (!searchable(p) || steps > max_search_steps || steps > pattern_steps_left_ ||
             json_detail::invalid_utf8_offset(text) != std::string_view::npos)
             return false;
         pattern_steps_left_ -= steps;
-        const json_detail::match_result found = json_detail::search(p.compiled, text);
+        const json_detail::match_result found = json_detail::search(*p.compiled, text);
         p.too_complex = found == json_detail::match_result::too_complex;
         return p.verdicts[text] = found == json_detail::match_result::yes;
     }
 
-    json::value make_array(const json::object& s, int depth, const std::string& path) {
-        const std::size_t min_items = count_of(s, "minItems", 0);
-        const std::size_t max_items = count_of(s, "maxItems", std::numeric_limits<std::size_t>::max());
+    json::value make_array(const schema_node& n, int depth, const std::string& path) {
+        const std::size_t min_items = n.min_items.value_or(0);
+        const std::size_t max_items = n.max_items.value_or(std::numeric_limits<std::size_t>::max());
         if (min_items > max_items)
             throw schema_error("make_instance: \"minItems\" is greater than \"maxItems\" at " + where(path));
-        std::size_t n = min_items;
-        ensure_room(n, path);
-        if (depth < shallow_depth && n == 0) n = std::min<std::size_t>(1 + pick(2), max_items);
-        static const json::value any_schema = json::object{};
-        const json::value* items = s.if_contains("items");
-        if (items && items->is_bool() && !items->as_bool()) {
+        std::size_t count = min_items;
+        ensure_room(count, path);
+        if (depth < shallow_depth && count == 0) count = std::min<std::size_t>(1 + pick(2), max_items);
+        const schema_node& items = n.items ? node(*n.items) : any_schema();
+        if (items.constant_verdict == false) {
             if (min_items > 0)
                 throw schema_error("make_instance: \"items\": false with \"minItems\" > 0 at " + where(path));
-            n = 0;
+            count = 0;
         }
         json::array out;
-        for (std::size_t i = 0; i < n; ++i)
-            out.push_back(make(items ? *items : any_schema, depth + 1, path + "/" + std::to_string(i)));
+        for (std::size_t i = 0; i < count; ++i)
+            out.push_back(make(items, depth + 1, path + "/" + std::to_string(i)));
         return out;
     }
 
-    json::value make_object(const json::object& s, int depth, const std::string& path) {
-        static const json::value any_schema = json::object{};
-        const json::object* properties = nullptr;
-        if (const auto* p = s.if_contains("properties")) {
-            properties = p->if_object();
-            if (!properties) throw schema_error("make_instance: \"properties\" must be an object at " + where(path));
-        }
-        std::vector<std::string_view> required;
-        if (const auto* r = s.if_contains("required")) {
-            const auto* names = r->if_array();
-            if (!names) throw schema_error("make_instance: \"required\" must be an array at " + where(path));
-            for (const auto& n : *names) {
-                if (!n.is_string()) throw schema_error("make_instance: \"required\" lists a non-string at " + where(path));
-                required.emplace_back(n.as_string());
-            }
-        }
+    json::value make_object(const schema_node& n, int depth, const std::string& path) {
         auto is_required = [&](std::string_view k) {
-            return std::find(required.begin(), required.end(), k) != required.end();
+            return std::find(n.required.begin(), n.required.end(), k) != n.required.end();
         };
-        const json::value* additional = s.if_contains("additionalProperties");
-        const bool closed = additional && additional->is_bool() && !additional->as_bool();
+        const schema_node* additional = n.additional_properties ? &node(*n.additional_properties) : nullptr;
+        const bool closed = additional && additional->constant_verdict == false;
 
         json::object out;
-        if (properties)
-            for (const auto& m : *properties) {
-                // Deep enough, optional members are left out: one way recursion ends.
-                if (depth >= shallow_depth && !is_required(m.key())) continue;
-                out[m.key()] = make(m.value(), depth + 1, path + "/" + json_detail::pointer_token(m.key()));
-            }
-        for (std::string_view k : required) {
+        for (std::string_view name : n.property_order) {
+            // Deep enough, optional members are left out: one way recursion ends.
+            if (depth >= shallow_depth && !is_required(name)) continue;
+            out[name] = make(node(n.properties.find(name)->second), depth + 1,
+                             path + "/" + json_detail::pointer_token(name));
+        }
+        for (std::string_view k : n.required) {
             if (out.contains(k)) continue;
             if (closed)
                 throw schema_error("make_instance: \"" + std::string(k) +
                                    "\" is required but not allowed by the schema at " + where(path));
-            out[k] = make(additional ? *additional : any_schema, depth + 1, path + "/" + json_detail::pointer_token(k));
+            out[k] = make(additional ? *additional : any_schema(), depth + 1,
+                          path + "/" + json_detail::pointer_token(k));
         }
         // A map (additionalProperties as a schema, no properties): 1 or 2 entries keyed by words.
-        if (additional && additional->is_object() && !properties && depth < shallow_depth) {
-            const std::size_t n = 1 + pick(2);
-            for (std::size_t i = 0; i < n; ++i) {
+        if (additional && !additional->constant_verdict && n.properties.empty() && depth < shallow_depth) {
+            const std::size_t count = 1 + pick(2);
+            for (std::size_t i = 0; i < count; ++i) {
                 std::string key = next_word();
                 for (int suffix = 2; out.contains(key); ++suffix) key = words_[0] + "_" + std::to_string(suffix);
                 out[key] = make(*additional, depth + 1, path + "/" + json_detail::pointer_token(key));
@@ -604,8 +546,8 @@ private:
         return out;
     }
 
-    const json::object& root_;
-    std::optional<json::value> root_copy_; // `$ref` pointers resolve against a value
+    json_detail::compiled_schema schema_;
+    std::optional<std::unordered_set<std::string>> ref_locations_; // see mentions_ref
     std::vector<std::string> words_;
     std::size_t next_word_ = 0;
     std::vector<detail::prompt_phrase> phrases_;
@@ -621,8 +563,7 @@ private:
 } // namespace
 
 json::value make_instance(const json::object& schema, std::string_view prompt, std::uint64_t seed) {
-    generator g(schema, prompt, seed);
-    return g.make(json::value(schema), 0, "");
+    return generator(schema, prompt, seed).make_root();
 }
 
 } // namespace forma::testing

@@ -265,13 +265,26 @@ TEST(make_instance, a_recursion_with_no_way_out_is_an_error) {
 TEST(make_instance, unsupported_schemas_are_schema_errors_naming_the_place) {
     expect_schema_error(R"({"type":"object","properties":{"a":{"oneOf":[{"type":"string"}]}}})",
                         "unsupported keyword \"oneOf\" at /a");
-    expect_schema_error(R"({"allOf":[]})", "\"allOf\" at (root)");
+    expect_schema_error(R"({"allOf":[{}]})", "\"allOf\" at (root)");
     expect_schema_error(R"({"type":"array","uniqueItems":true})", "uniqueItems");
-    expect_schema_error(R"({"$ref":"https://example.com/s.json"})", "local \"$ref\"");
+    expect_schema_error(R"({"$ref":"https://example.com/s.json"})", "only local references");
     expect_schema_error(R"({"$ref":"#/$defs/missing"})", "does not resolve");
     expect_schema_error(R"({"type":"wat"})", "unknown type");
     expect_schema_error(R"({"enum":[]})", "non-empty");
     expect_schema_error(R"({"type":"string","minLength":3,"maxLength":2})", "minLength");
+}
+
+TEST(make_instance, schemas_schema_validator_refuses_are_refused_with_its_reasons) {
+    // make_instance reads the schema as schema_validator compiles it: one reader of the keywords.
+    expect_schema_error(R"({"allOf":[]})", "make_instance: invalid schema at #/allOf: ");
+    expect_schema_error(R"({"type":"string","frobnicate":1})", "keyword \"frobnicate\" is not supported");
+    expect_schema_error(R"({"type":"string","pattern":"("})", "invalid pattern");
+}
+
+TEST(make_instance, members_come_in_the_schemas_order) {
+    EXPECT_EQ(json::serialize(make(R"({"type":"object","properties":{"b":{"const":1},"a":{"const":2}},
+                                       "required":["c"],"additionalProperties":{"const":3}})")),
+              R"({"b":1,"a":2,"c":3})");
 }
 
 // ---- limits, each found by fuzz/fuzz_runtime_schema ----------------------------------
@@ -296,7 +309,8 @@ TEST(make_instance, a_pattern_with_huge_repetitions_gives_up_generating_quickly)
 }
 
 TEST(make_instance, a_ref_index_too_large_for_any_integer_does_not_resolve) {
-    expect_schema_error(R"({"$ref":"#/x/99999999999999999999999","x":[1]})", "does not resolve");
+    expect_schema_error(R"({"$ref":"#/$defs/x/anyOf/99999999999999999999999","$defs":{"x":{"anyOf":[{}]}}})",
+                        "does not resolve");
 }
 
 TEST(make_instance, numbers_beyond_64_bit_integers_stay_within_their_bounds) {
