@@ -63,11 +63,16 @@ namespace forma::testing {
     Verdicts are kept per pattern, so strings that share one search a word once.
     A `format` wins over `pattern` and the length limits.
 
-    @throws schema_error for a keyword this cannot satisfy (`oneOf`, `allOf`, `not`,
-    `if`, `prefixItems`, `uniqueItems`, `patternProperties`, ...), a `$ref` that does
-    not resolve, an empty numeric range, a required member an object cannot have, or
-    a recursion with no finite instance, or an instance past the size limit (2^18 values and
-    code points together, e.g. a huge `minItems`). The message names the instance path.
+    The schema is read as schema_validator compiles it (one reader of the keywords), so a
+    schema the validator refuses is refused here with its reason and schema location: an
+    unknown keyword, a malformed keyword value, a non-local `$ref`, a `$ref` cycle.
+
+    @throws schema_error for such a schema; for a keyword this cannot satisfy (`oneOf`,
+    `allOf`, `not`, `if`, `prefixItems`, `uniqueItems: true`, `patternProperties`, ...), a
+    `$ref` that does not resolve, an empty numeric range, a required member an object
+    cannot have, a recursion with no finite instance, or an instance past the size limit
+    (2^18 values and code points together, e.g. a huge `minItems`): these name the
+    instance path.
 */
 boost::json::value make_instance(const boost::json::object& schema, std::string_view prompt,
                                  std::uint64_t seed = 0);
