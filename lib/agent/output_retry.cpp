@@ -52,25 +52,36 @@ std::optional<chat_message> output_retry::correction_for(const agent_response<>&
     return correction;
 }
 
-boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client, chat_request request,
+namespace {
+
+boost::asio::awaitable<agent_response<>> get_retried_response(chat_client& client, chat_request request,
                                                               output_retry retry) {
     std::vector<chat_message>& conversation = request.messages;
-    if (!retry.may_retry())
-        co_return co_await client.get_response(std::move(conversation), std::move(request.options),
-                                               std::move(request.context));
-    agent_response<> response = co_await client.get_response(conversation, request.options, request.context);
+    // Named, not braced in the co_await: g++ 12 destroys such a temporary twice.
+    chat_request first{conversation, request.options, request.context};
+    agent_response<> response = co_await client.get_response(std::move(first));
     std::size_t attempt_start = 0; // the current attempt's first message in response.messages
     for (std::optional<chat_message> correction = retry.correction_for(response); correction;) {
         conversation.insert(conversation.end(), response.messages.begin() + static_cast<std::ptrdiff_t>(attempt_start),
                             response.messages.end());
         conversation.push_back(*correction);
         response.messages.push_back(std::move(*correction));
-        agent_response<> attempt = co_await client.get_response(conversation, request.options, request.context);
+        chat_request again{conversation, request.options, request.context};
+        agent_response<> attempt = co_await client.get_response(std::move(again));
         attempt_start = response.messages.size();
         correction = retry.correction_for(attempt);
         model_detail::add_response(response, std::move(attempt));
     }
     co_return response;
+}
+
+} // namespace
+
+boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client, chat_request request,
+                                                              output_retry retry) {
+    // Without retries the client's own operation is all there is: no frame of our own.
+    if (!retry.may_retry()) return client.get_response(std::move(request));
+    return get_retried_response(client, std::move(request), std::move(retry));
 }
 
 namespace {
@@ -81,8 +92,10 @@ public:
         : client_(client), request_(std::move(request)), retry_(std::move(retry)) {}
 
     boost::asio::awaitable<std::optional<agent_response_update>> next() override {
-        if (!attempt_)
-            attempt_.emplace(client_.get_streaming_response(request_.messages, request_.options, request_.context));
+        if (!attempt_) {
+            chat_request attempt{request_.messages, request_.options, request_.context};
+            attempt_.emplace(client_.get_streaming_response(std::move(attempt)));
+        }
         if (std::optional<agent_response_update> update = co_await attempt_->next()) {
             answer_.add(*update);
             co_return update;
@@ -111,9 +124,7 @@ private:
 
 update_stream get_checked_streaming_response(chat_client& client, chat_request request, output_retry retry) {
     // Without retries the client's own stream is all there is.
-    if (!retry.may_retry())
-        return client.get_streaming_response(std::move(request.messages), std::move(request.options),
-                                             std::move(request.context));
+    if (!retry.may_retry()) return client.get_streaming_response(std::move(request));
     return update_stream(client.get_executor(),
                          std::make_unique<checked_stream>(client, std::move(request), std::move(retry)));
 }

@@ -174,8 +174,7 @@ asio::awaitable<agent_response<>> caching_chat_client::get_response_core(chat_re
         std::optional<agent_response<>> cached = co_await s->look_up(key);
         if (cached) co_return std::move(*cached);
     }
-    agent_response<> response = co_await s->inner->get_response(std::move(request.messages), std::move(request.options),
-                                                                std::move(request.context));
+    agent_response<> response = co_await s->inner->get_response(std::move(request));
     if (key.empty()) co_return response;
     if (state::keep(response)) co_await s->store(key, response);
     co_return response;
@@ -197,9 +196,7 @@ public:
                     replaying_ = true;
                 }
             }
-            if (!replaying_)
-                inner_.emplace(state_->inner->get_streaming_response(
-                    std::move(request_.messages), std::move(request_.options), std::move(request_.context)));
+            if (!replaying_) inner_.emplace(state_->inner->get_streaming_response(std::move(request_)));
         }
         if (replaying_) {
             if (replayed_ == replay_.size()) co_return std::nullopt;

@@ -255,8 +255,7 @@ asio::awaitable<agent_response<>> concurrency_limiter::get_response_core(chat_re
         state& s;
         ~slot() { s.release(); }
     } held{*s};
-    agent_response<> response = co_await s->inner->get_response(std::move(request.messages), std::move(request.options),
-                                                                std::move(request.context));
+    agent_response<> response = co_await s->inner->get_response(std::move(request));
     s->observe(response.additional_properties, response.usage, estimated_input);
     co_return response;
 }
@@ -274,8 +273,7 @@ public:
             estimated_input_ = cost - static_cast<double>(request_.options.max_output_tokens.value_or(0));
             co_await state_->acquire(cost);
             holding_ = true;
-            inner_.emplace(state_->inner->get_streaming_response(std::move(request_.messages), std::move(request_.options),
-                                                                 std::move(request_.context)));
+            inner_.emplace(state_->inner->get_streaming_response(std::move(request_)));
         }
         std::optional<agent_response_update> update;
         try {

@@ -42,9 +42,11 @@ public:
 
     /// The next model call: the conversation so far, with tool_choice none once the rounds are used up.
     boost::asio::awaitable<agent_response<>> ask_model() {
-        return inner_->get_response(prepared_.messages, next_request(), context_);
+        return inner_->get_response(chat_request{prepared_.messages, next_request(), context_});
     }
-    update_stream ask_model_streaming() { return inner_->get_streaming_response(prepared_.messages, next_request(), context_); }
+    update_stream ask_model_streaming() {
+        return inner_->get_streaming_response(chat_request{prepared_.messages, next_request(), context_});
+    }
 
     /// Runs the approved calls and refuses the others; their tool messages, in order.
     boost::asio::awaitable<std::vector<chat_message>> resolve_approvals() {

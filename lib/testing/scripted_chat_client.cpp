@@ -53,7 +53,7 @@ void scripted_chat_client::add_updates(std::vector<agent_response_update> update
 
 void scripted_chat_client::add_error(std::exception_ptr error) { replies_.emplace_back(std::move(error)); }
 
-scripted_chat_client::reply scripted_chat_client::take_reply(chat_request request, bool streaming) {
+scripted_chat_client::reply scripted_chat_client::take_reply(chat_request& request, bool streaming) {
     requests_.push_back({std::move(request.messages), std::move(request.options), std::move(request.context), streaming});
     ++calls_;
     if (replies_.empty())
@@ -65,7 +65,7 @@ scripted_chat_client::reply scripted_chat_client::take_reply(chat_request reques
 }
 
 boost::asio::awaitable<agent_response<>> scripted_chat_client::get_response_core(chat_request request) {
-    reply next = take_reply(std::move(request), false);
+    reply next = take_reply(request, false);
     if (auto* e = std::get_if<std::exception_ptr>(&next)) std::rethrow_exception(*e);
     if (auto* updates = std::get_if<scripted_updates>(&next)) {
         if (updates->error) std::rethrow_exception(updates->error);
@@ -75,7 +75,7 @@ boost::asio::awaitable<agent_response<>> scripted_chat_client::get_response_core
 }
 
 update_stream scripted_chat_client::get_streaming_response_core(chat_request request) {
-    reply next = take_reply(std::move(request), true);
+    reply next = take_reply(request, true);
     scripted_updates script;
     if (auto* e = std::get_if<std::exception_ptr>(&next)) script.error = *e;
     else if (auto* response = std::get_if<agent_response<>>(&next)) script.updates = response->to_updates();

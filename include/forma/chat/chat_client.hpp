@@ -38,27 +38,31 @@ public:
     // in a co_await expression (see the guide).
 
     /// Asks the model; `context` is the caller's run (its trace), if any.
+    boost::asio::awaitable<agent_response<>> get_response(chat_request request) {
+        return get_response_core(std::move(request));
+    }
     boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages, chat_options options,
                                                           run_context context) {
         return get_response_core({std::move(messages), std::move(options), std::move(context)});
     }
     boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages, chat_options options) {
-        return get_response(std::move(messages), std::move(options), run_context());
+        return get_response_core({std::move(messages), std::move(options), run_context()});
     }
     boost::asio::awaitable<agent_response<>> get_response(std::vector<chat_message> messages) {
-        return get_response(std::move(messages), chat_options(), run_context());
+        return get_response_core({std::move(messages), chat_options(), run_context()});
     }
 
     /// Starts a streaming response; the request is made when the stream is first read.
+    update_stream get_streaming_response(chat_request request) { return get_streaming_response_core(std::move(request)); }
     update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options,
                                          run_context context) {
         return get_streaming_response_core({std::move(messages), std::move(options), std::move(context)});
     }
     update_stream get_streaming_response(std::vector<chat_message> messages, chat_options options) {
-        return get_streaming_response(std::move(messages), std::move(options), run_context());
+        return get_streaming_response_core({std::move(messages), std::move(options), run_context()});
     }
     update_stream get_streaming_response(std::vector<chat_message> messages) {
-        return get_streaming_response(std::move(messages), chat_options(), run_context());
+        return get_streaming_response_core({std::move(messages), chat_options(), run_context()});
     }
 
     /// get_response() for any completion token; the handler gets (std::exception_ptr, agent_response<>).

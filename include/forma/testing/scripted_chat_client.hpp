@@ -59,7 +59,7 @@ private:
     };
     using reply = std::variant<agent_response<>, scripted_updates, std::exception_ptr>;
 
-    reply take_reply(chat_request request, bool streaming);
+    reply take_reply(chat_request& request, bool streaming);
 
     executor_type executor_;
     std::deque<reply> replies_;
