@@ -147,7 +147,7 @@ chat_client_agent::run_core(agent_run run) {
     std::vector<chat_message> to_calibrate; // a copy only where a history limit learns from it
     if (options_.history_limit && &target == &client_) to_calibrate = sent;
     chat_request call{std::move(sent), std::move(request), std::move(options.context)};
-    agent_response<> response = co_await agent_detail::get_checked_response(target, std::move(call), std::move(retry));
+    agent_response<> response = co_await agent_detail::get_checked_response(target, call, std::move(retry));
     claim(response);
     const std::size_t stored_before = session->history.size();
     remember(*session, std::move(messages), response.messages, answer_kind::whole);

@@ -54,7 +54,7 @@ std::optional<chat_message> output_retry::correction_for(const agent_response<>&
 
 namespace {
 
-boost::asio::awaitable<agent_response<>> get_retried_response(chat_client& client, chat_request request,
+boost::asio::awaitable<agent_response<>> get_retried_response(chat_client& client, chat_request& request,
                                                               output_retry retry) {
     std::vector<chat_message>& conversation = request.messages;
     // Named, not braced in the co_await: g++ 12 destroys such a temporary twice.
@@ -77,11 +77,11 @@ boost::asio::awaitable<agent_response<>> get_retried_response(chat_client& clien
 
 } // namespace
 
-boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client, chat_request request,
+boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client, chat_request& request,
                                                               output_retry retry) {
     // Without retries the client's own operation is all there is: no frame of our own.
     if (!retry.may_retry()) return client.get_response(std::move(request));
-    return get_retried_response(client, std::move(request), std::move(retry));
+    return get_retried_response(client, request, std::move(retry));
 }
 
 namespace {

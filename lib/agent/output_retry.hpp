@@ -38,9 +38,11 @@ private:
     std::size_t retries_left_ = 0;
 };
 
-/// `client`'s answer to `request`, asked again with the errors while `retry` finds some:
-/// every attempt and correction stays in the response.
-boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client, chat_request request,
+/** `client`'s answer to `request`, asked again with the errors while `retry` finds some:
+    every attempt and correction stays in the response. `request` is used in place (no copy
+    of its options per layer): the caller's local, alive until the operation completes.
+*/
+boost::asio::awaitable<agent_response<>> get_checked_response(chat_client& client, chat_request& request,
                                                               output_retry retry);
 
 /// The streaming form: each attempt's updates pass through; a correction is an update of

@@ -47,7 +47,7 @@ structured_output_agent::run_core(agent_run run) {
     options.output_validator = {};
     agent_response<> original = co_await delegating_agent::run_core(std::move(run));
     chat_request call = conversion_request(original.text(), std::move(conversion), std::move(context));
-    agent_response<> converted = co_await agent_detail::get_checked_response(client_, std::move(call), std::move(retry));
+    agent_response<> converted = co_await agent_detail::get_checked_response(client_, call, std::move(retry));
 
     for (auto& message : converted.messages)
         if (message.author_name.empty()) message.author_name = std::string(name());
