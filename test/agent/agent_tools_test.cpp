@@ -156,6 +156,28 @@ TEST_F(agent_tools, each_call_is_an_execute_tool_span_under_the_run) {
     EXPECT_EQ(failed.status, telemetry::status_code::error);
 }
 
+TEST_F(agent_tools, a_streamed_run_hands_its_trace_to_the_model_calls_and_the_tool_calls_too) {
+    auto memory = std::make_shared<telemetry::in_memory_exporter>();
+    auto agent = agent_builder(std::make_shared<chat_client_agent>(
+                                   model, chat_client_agent_options{.name = "planner", .tools = {weather}}))
+                     .use_telemetry({.exporter = memory, .sensitive_data = false})
+                     .build();
+    model.add_response(calls_turn({call("c1", "get_weather", R"({"city":"Oslo"})")}));
+    model.add_response(answer_turn("ok"));
+    run(drain(agent->run_streaming("Go")));
+    const auto spans = memory->spans();
+    ASSERT_EQ(spans.size(), 2u);
+    const auto& run_span = spans.back();
+    EXPECT_EQ(spans[0].name, "execute_tool get_weather");
+    EXPECT_EQ(spans[0].parent_span_id, run_span.context.span_id);
+    ASSERT_EQ(model.requests().size(), 2u);
+    for (const auto& request : model.requests()) {
+        EXPECT_TRUE(request.streaming);
+        ASSERT_TRUE(request.context.trace);
+        EXPECT_EQ(request.context.trace->context, run_span.context) << "each model call of the loop";
+    }
+}
+
 TEST_F(agent_tools, without_sensitive_data_arguments_and_results_are_not_recorded) {
     auto memory = std::make_shared<telemetry::in_memory_exporter>();
     auto agent = agent_builder(std::make_shared<chat_client_agent>(

@@ -309,20 +309,28 @@ TEST_F(telemetry, nested_telemetry_agents_make_one_trace) {
     EXPECT_EQ(client.requests()[0].context.trace->context, spans[0].context);
 }
 
-TEST_F(telemetry, a_run_context_from_a_received_traceparent_makes_the_run_its_child) {
-    client.add_response(scripted_answer("Hi!"));
-    auto agent = build();
+TEST_F(telemetry, a_run_context_from_a_received_traceparent_makes_the_run_its_child_streamed_or_not) {
     const auto caller = forma::telemetry::parse_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
     ASSERT_TRUE(caller);
     forma::agent_run_options options;
     options.context.trace = forma::telemetry::trace_parent{.exporter = memory, .context = *caller};
+    auto agent = build();
+    client.add_response(scripted_answer("Hi!"));
     run_to_completion(io, agent->run("Hello", nullptr, options));
-    const auto span = only_span();
-    EXPECT_EQ(span.context.trace_id, caller->trace_id);
-    EXPECT_EQ(span.parent_span_id, caller->span_id);
-    // The chat call below is the run span's child, not the caller's.
-    ASSERT_TRUE(client.requests()[0].context.trace);
-    EXPECT_EQ(client.requests()[0].context.trace->context, span.context);
+    client.add_response(scripted_answer("Hi!"));
+    run_to_completion(io, drain(agent->run_streaming("Hello", nullptr, options)));
+
+    const auto spans = memory->spans();
+    ASSERT_EQ(spans.size(), 2u);
+    ASSERT_EQ(client.requests().size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(spans[i].context.trace_id, caller->trace_id) << i;
+        EXPECT_EQ(spans[i].parent_span_id, caller->span_id) << i;
+        // The chat call below is the run span's child, not the caller's.
+        ASSERT_TRUE(client.requests()[i].context.trace) << i;
+        EXPECT_EQ(client.requests()[i].context.trace->context, spans[i].context) << i;
+    }
+    EXPECT_TRUE(client.requests()[1].streaming);
 }
 
 TEST_F(telemetry, the_structured_output_conversion_belongs_to_the_run_trace) {
