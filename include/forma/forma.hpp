@@ -10,6 +10,7 @@
 #include <forma/middleware.hpp>
 #include <forma/model.hpp>
 #include <forma/openai.hpp>
+#include <forma/orchestration.hpp>
 #include <forma/redis.hpp>
 #include <forma/registered_secret.hpp>
 #include <forma/telemetry.hpp>

@@ -24,6 +24,8 @@ namespace {
 // The errors of the answer's text; none when there is nothing a retry could fix.
 std::vector<output_error> errors_of(const agent_response<>& answer, const output_validator& validator) {
     if (answer.continuation_token || !answer.approval_requests().empty()) return {}; // not an answer yet
+    // A loop stopped by a tool (a handoff) answers with the tool's result: another agent answers next.
+    if (!answer.messages.empty() && answer.messages.back().role == chat_role::tool()) return {};
     std::string_view text;
     std::string storage;
     if (std::exception_ptr error = model_detail::structured_output_text(answer, text, storage)) {

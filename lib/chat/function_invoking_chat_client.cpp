@@ -80,6 +80,12 @@ public:
         return runner_.needs_approval(calls);
     }
 
+    /// Whether an approved call that resolve_approvals ran ends the loop.
+    bool approvals_stop_loop() const noexcept { return approvals_stop_loop_; }
+
+    /// Whether the calls, once run, end the loop (a tool with stop_after_call among them).
+    bool stops_loop(const std::vector<function_call_content>& calls) const noexcept { return runner_.stops_loop(calls); }
+
     /// Adds the model's turn to the conversation.
     void add_turn(const std::vector<chat_message>& messages) {
         prepared_.messages.insert(prepared_.messages.end(), messages.begin(), messages.end());
@@ -106,6 +112,7 @@ private:
         for (const pending_approval& p : group.calls)
             if (p.approved) approved.push_back(p.call);
         std::vector<function_result_content> ran = co_await runner_.run(approved);
+        if (runner_.stops_loop(approved)) approvals_stop_loop_ = true;
         std::vector<function_result_content> results;
         std::size_t next_ran = 0;
         for (const pending_approval& p : group.calls)
@@ -121,6 +128,7 @@ private:
     chat_detail::prepared_conversation prepared_;
     std::size_t rounds_ = 0;
     bool last_request_ = false;
+    bool approvals_stop_loop_ = false;
 };
 
 // A tool message as the update that merges into it.
@@ -144,6 +152,7 @@ boost::asio::awaitable<agent_response<>> function_invoking_chat_client::get_resp
     invocation_run run(shared_inner(), limits, std::move(request));
     agent_response<> out;
     for (chat_message& m : co_await run.resolve_approvals()) out.messages.push_back(std::move(m));
+    if (run.approvals_stop_loop()) co_return out;
     for (;;) {
         agent_response<> turn = co_await run.ask_model();
         std::vector<function_call_content> calls = calls_in(turn.messages);
@@ -159,6 +168,7 @@ boost::asio::awaitable<agent_response<>> function_invoking_chat_client::get_resp
         run.add_turn(turn.messages);
         model_detail::add_response(out, std::move(turn));
         for (chat_message& m : co_await run.run_calls(calls)) out.messages.push_back(std::move(m));
+        if (run.stops_loop(calls)) co_return out;
     }
 }
 
@@ -183,7 +193,7 @@ public:
             case step::approvals:
                 for (chat_message& m : co_await run_.resolve_approvals()) ready_.push_back(tool_update(std::move(m)));
                 new_turn_ = !ready_.empty();
-                step_ = step::ask;
+                step_ = run_.approvals_stop_loop() ? step::done : step::ask;
                 break;
             case step::ask:
                 model_.emplace(run_.ask_model_streaming());
@@ -200,7 +210,7 @@ public:
             case step::run_calls:
                 for (chat_message& m : co_await run_.run_calls(calls_)) ready_.push_back(tool_update(std::move(m)));
                 new_turn_ = true;
-                step_ = step::ask;
+                step_ = run_.stops_loop(calls_) ? step::done : step::ask;
                 break;
             case step::done:
                 co_return std::nullopt;

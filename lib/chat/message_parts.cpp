@@ -49,6 +49,8 @@ std::optional<boost::json::object> part(const content& c) {
                 return boost::json::object{{"type", "text"}, {"content", correction_text(v)}}; // as the model read it
             } else if constexpr (std::is_same_v<C, error_content>) {
                 return boost::json::object{{"type", "error"}, {"content", v.message}};
+            } else if constexpr (std::is_same_v<C, handoff_content>) {
+                return boost::json::object{{"type", "handoff"}, {"from", v.from}, {"to", v.to}, {"reason", v.reason}};
             } else if constexpr (std::is_same_v<C, unknown_content>) {
                 return boost::json::object{{"type", v.kind}};
             } else {

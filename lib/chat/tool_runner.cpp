@@ -75,6 +75,13 @@ bool tool_runner::needs_approval(const std::vector<function_call_content>& calls
     });
 }
 
+bool tool_runner::stops_loop(const std::vector<function_call_content>& calls) const noexcept {
+    return std::any_of(calls.begin(), calls.end(), [&](const function_call_content& call) {
+        const function_tool* tool = find(call.name);
+        return tool && tool->options().stop_after_call;
+    });
+}
+
 tool_runner::outcome tool_runner::failure(const function_call_content& call, std::string message) const {
     return {function_result_content(call.call_id, nullptr, valid_utf8(message)), true};
 }

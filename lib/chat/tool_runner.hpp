@@ -28,6 +28,9 @@ public:
     /// Whether any of the calls is to a tool that requires approval.
     bool needs_approval(const std::vector<function_call_content>& calls) const noexcept;
 
+    /// Whether any of the calls is to a tool whose calls end the loop (stop_after_call).
+    bool stops_loop(const std::vector<function_call_content>& calls) const noexcept;
+
     /** Runs the calls and returns their results in call order. A call without an
         id, or two calls with one id, end the run with a tool_error before any runs;
         so does a failure that makes too many in a row. Cancellation propagates.

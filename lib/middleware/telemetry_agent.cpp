@@ -1,8 +1,8 @@
 #include <forma/middleware/telemetry_agent.hpp>
 
-#include <forma/chat/operation_span.hpp>
 #include <forma/error.hpp>
-#include <forma/telemetry/gen_ai.hpp>
+
+#include "../agent/agent_span.hpp"
 
 #include <cstdlib>
 #include <string_view>
@@ -36,33 +36,8 @@ telemetry::trace_parent telemetry_agent::parent_of(const agent_run_options& opti
     return parent;
 }
 
-namespace {
-
-// Starts the span of one run of `agent` (the telemetry_agent, which answers as its inner agent).
-telemetry::operation_span start_span(const agent& agent, telemetry::trace_parent parent,
-                                     std::string_view provider_name, const agent_run& run, bool streaming) {
-    const chat_options request = agent.effective_chat_options(run.options);
-    provider_metadata provider = agent.provider();
-    if (provider.name.empty()) provider.name = provider_name;
-    std::string span_name(telemetry::gen_ai::operation::invoke_agent);
-    if (!agent.name().empty()) span_name.append(" ").append(agent.name());
-    return telemetry::operation_span(std::move(parent),
-                                     {.operation_name = telemetry::gen_ai::operation::invoke_agent,
-                                      .span_name = std::move(span_name),
-                                      .provider = std::move(provider),
-                                      .request = &request,
-                                      .streaming = streaming,
-                                      .agent_id = agent.id(),
-                                      .agent_name = agent.name(),
-                                      .agent_description = agent.description(),
-                                      .conversation_id = run.session->id.str(),
-                                      .input_messages = &run.messages});
-}
-
-} // namespace
-
 boost::asio::awaitable<agent_response<>> telemetry_agent::run_core(agent_run run) {
-    telemetry::operation_span span = start_span(*this, parent_of(run.options), provider_name_, run, false);
+    telemetry::operation_span span = agent_detail::start_agent_span(*this, parent_of(run.options), provider_name_, run, false);
     carry(run.options, span);
     try {
         agent_response<> response = co_await delegating_agent::run_core(std::move(run));
@@ -96,7 +71,7 @@ public:
 
 private:
     void start() {
-        span_.emplace(start_span(agent_, agent_.parent_of(run_.options), agent_.provider_name_, run_, true));
+        span_.emplace(agent_detail::start_agent_span(agent_, agent_.parent_of(run_.options), agent_.provider_name_, run_, true));
         carry(run_.options, *span_);
         inner_.emplace(agent_.delegating_agent::run_streaming_core(std::move(run_)));
     }

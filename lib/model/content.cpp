@@ -88,9 +88,9 @@ constexpr std::string_view raw_key = "raw_representation";
 constexpr std::string_view properties_key = "additional_properties";
 
 // The JSON type names, in the variant's order; unknown_content uses its own.
-constexpr std::array<std::string_view, 12> known_types = {
+constexpr std::array<std::string_view, 13> known_types = {
     "text",  "reasoning", "data",   "uri", "function_call", "function_result", "usage",
-    "error", "refusal",   "function_approval_request", "function_approval_response", "output_errors"};
+    "error", "refusal",   "function_approval_request", "function_approval_response", "output_errors", "handoff"};
 
 template <class Kind>
 constexpr std::string_view type_of() {
@@ -105,6 +105,7 @@ constexpr std::string_view type_of() {
     else if constexpr (std::is_same_v<Kind, function_approval_request_content>) return "function_approval_request";
     else if constexpr (std::is_same_v<Kind, function_approval_response_content>) return "function_approval_response";
     else if constexpr (std::is_same_v<Kind, output_errors_content>) return "output_errors";
+    else if constexpr (std::is_same_v<Kind, handoff_content>) return "handoff";
     else {
         static_assert(std::is_same_v<Kind, error_content>, "unknown_content has no fixed type");
         return "error";
@@ -170,6 +171,11 @@ void write_fields(boost::json::object& o, const function_approval_response_conte
     write_if_not_empty(o, "reason", c.reason);
 }
 void write_fields(boost::json::object& o, const output_errors_content& c) { o["errors"] = write_array(c.errors); }
+void write_fields(boost::json::object& o, const handoff_content& c) {
+    o["from"] = c.from;
+    o["to"] = c.to;
+    if (!c.reason.empty()) o["reason"] = c.reason;
+}
 void write_fields(boost::json::object& o, const error_content& c) {
     o["message"] = c.message;
     write_if_not_empty(o, "code", c.code);
@@ -237,6 +243,9 @@ refusal_content read_fields(const boost::json::object& o, const refusal_content*
 }
 output_errors_content read_fields(const boost::json::object& o, const output_errors_content*) {
     return output_errors_content(read_array<output_error>(o, "errors"));
+}
+handoff_content read_fields(const boost::json::object& o, const handoff_content*) {
+    return handoff_content(read_required_string(o, "from"), read_required_string(o, "to"), read_string(o, "reason"));
 }
 error_content read_fields(const boost::json::object& o, const error_content*) {
     return error_content(read_string(o, "message"), read_string(o, "code"), read_string(o, "details"));
@@ -344,6 +353,7 @@ content tag_invoke(boost::json::value_to_tag<content>, const boost::json::value&
     if (type == "function_approval_request") return read_known<function_approval_request_content>(o);
     if (type == "function_approval_response") return read_known<function_approval_response_content>(o);
     if (type == "output_errors") return read_known<output_errors_content>(o);
+    if (type == "handoff") return read_known<handoff_content>(o);
     return read_unknown(o);
 }
 
@@ -366,6 +376,7 @@ FORMA_MODEL_CONTENT_KIND(refusal_content)
 FORMA_MODEL_CONTENT_KIND(function_approval_request_content)
 FORMA_MODEL_CONTENT_KIND(function_approval_response_content)
 FORMA_MODEL_CONTENT_KIND(output_errors_content)
+FORMA_MODEL_CONTENT_KIND(handoff_content)
 #undef FORMA_MODEL_CONTENT_KIND
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const unknown_content& c) {

@@ -413,4 +413,50 @@ TEST_F(tool_loop, stream_and_whole_response_agree) {
     EXPECT_EQ(whole.messages.size(), 6u);
 }
 
+TEST_F(tool_loop, a_call_of_a_tool_that_stops_the_loop_ends_the_response_with_the_turns_results) {
+    int transfers = 0;
+    function_tool transfer = make_tool(
+        "transfer", "Hands the conversation on", [&]() {
+            ++transfers;
+            return std::string("transferred");
+        },
+        {.stop_after_call = true});
+    auto script = [&] {
+        // Nothing more is scripted: a second request would fail the run.
+        model.add_response(calls_turn({call("c1", "get_weather", R"({"city":"Oslo"})"), call("c2", "transfer", "{}")}));
+    };
+    function_invoking_chat_client loop(model);
+    script();
+    const agent_response<> whole = run(loop.get_response(ask("Go"), with_tools({weather, transfer})));
+    EXPECT_EQ(model.requests().size(), 1u) << "the model is not asked again";
+    EXPECT_EQ(weather_calls, 1) << "the turn's other calls still run";
+    EXPECT_EQ(transfers, 1);
+    ASSERT_EQ(whole.messages.size(), 3u) << json_text(whole);
+    EXPECT_EQ(whole.messages.back().role, chat_role::tool());
+    EXPECT_EQ(results_in(whole.messages).back().result, json(R"("transferred")"));
+
+    script();
+    const agent_response<> streamed =
+        to_agent_response(run(drain(loop.get_streaming_response(ask("Go"), with_tools({weather, transfer})))));
+    EXPECT_EQ(model.requests().size(), 2u) << "the stream stops there too";
+    EXPECT_EQ(without_raw(whole), without_raw(streamed)) << json_text(whole) << "\n" << json_text(streamed);
+}
+
+TEST_F(tool_loop, an_approved_call_of_a_tool_that_stops_the_loop_ends_the_response_after_it_runs) {
+    function_tool transfer = make_tool(
+        "transfer", "Hands the conversation on", []() { return std::string("transferred"); },
+        {.requires_approval = true, .stop_after_call = true});
+    model.add_response(calls_turn({call("c1", "transfer", "{}")}));
+    function_invoking_chat_client loop(model);
+    std::vector<chat_message> conversation = ask("Go");
+    const agent_response<> asked = run(loop.get_response(conversation, with_tools({transfer})));
+    ASSERT_EQ(asked.approval_requests().size(), 1u) << json_text(asked);
+    conversation.insert(conversation.end(), asked.messages.begin(), asked.messages.end());
+    conversation.emplace_back(chat_role::user(), std::vector<content>{asked.approval_requests()[0].approve()});
+    const agent_response<> ran = run(loop.get_response(conversation, with_tools({transfer})));
+    EXPECT_EQ(model.requests().size(), 1u) << "the approved call ran and the loop ended without asking the model";
+    ASSERT_EQ(results_in(ran.messages).size(), 1u) << json_text(ran);
+    EXPECT_EQ(results_in(ran.messages)[0].result, json(R"("transferred")"));
+}
+
 } // namespace

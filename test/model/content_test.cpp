@@ -135,6 +135,14 @@ TEST(model_content_json, output_errors) {
     EXPECT_EQ(content_type(output_errors_content()), "output_errors");
 }
 
+TEST(model_content_json, handoff) {
+    EXPECT_EQ(json_text(content(handoff_content("triage", "billing", "a refund"))),
+              R"({"type":"handoff","from":"triage","to":"billing","reason":"a refund"})");
+    EXPECT_EQ(json_text(content(handoff_content("triage", "billing"))), R"({"type":"handoff","from":"triage","to":"billing"})");
+    EXPECT_THROW(boost::json::value_to<content>(boost::json::parse(R"({"type":"handoff","to":"billing"})")), json_error)
+        << "a handoff names who handed off";
+}
+
 TEST(model_content, the_correction_text_lists_every_error_at_its_pointer) {
     EXPECT_EQ(correction_text(output_errors_content(std::vector<output_error>{{"/age", "expected integer, got string \"x\""},
                                                      {"", "missing required member \"name\""}})),

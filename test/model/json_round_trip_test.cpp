@@ -35,6 +35,8 @@ std::vector<content> every_kind() {
     all.emplace_back(refusal_content("I can't help with that."));
     all.emplace_back(output_errors_content(std::vector<output_error>{{"/age", "expected integer, got string \"x\""}, {"", "invalid JSON"}}));
     all.emplace_back(output_errors_content());
+    all.emplace_back(handoff_content("triage", "billing", "a refund"));
+    all.emplace_back(handoff_content("triage", "billing"));
     unknown_content unknown("image_generation_call", {{"id", "ig_1"}, {"result", "aGk="}});
     unknown.additional_properties["seen"] = true;
     unknown.raw_representation = 17;

@@ -51,6 +51,9 @@ struct function_invocation_options {
     arguments are complete, each result in an update (role tool), then the next
     turn; merged with to_agent_response it equals get_response's answer.
 
+    A turn that calls a tool with `stop_after_call` (a handoff tool) ends the loop once
+    the turn's calls have run: the response ends with their results.
+
     Approval: when a call of the turn is to a tool whose options require
     approval, no call of the turn runs: each becomes a
     function_approval_request_content in the model's message, and the response

@@ -29,6 +29,11 @@ struct function_tool_options {
         cancellation, as every Asio operation it awaits does.
     */
     std::optional<std::chrono::milliseconds> timeout{};
+    /** A call of this tool ends the tool loop: the turn's calls run, and the response ends
+        with their results instead of asking the model again. The caller reads the call and
+        decides what comes next (a handoff tool moves the conversation to another agent so).
+    */
+    bool stop_after_call = false;
 
     friend bool operator==(const function_tool_options&, const function_tool_options&) = default;
 };

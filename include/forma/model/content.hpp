@@ -250,6 +250,25 @@ struct output_errors_content : content_metadata {
 /// and a request for a corrected answer.
 std::string correction_text(const output_errors_content& c);
 
+/** Secondary output: control of the conversation moved from one agent to another (a
+    handoff orchestration's participant called its `handoff_to_<name>` tool). JSON type
+    "handoff". It stays in the conversation for the caller and is never sent to a model.
+*/
+struct handoff_content : content_metadata {
+    handoff_content() = default;
+    handoff_content(std::string from, std::string to, std::string reason = {})
+        : from(std::move(from)), to(std::move(to)), reason(std::move(reason)) {}
+
+    /// The name of the agent that handed off.
+    std::string from;
+    /// The name of the agent that has the conversation now.
+    std::string to;
+    /// Why, as the agent said it; may be empty.
+    std::string reason;
+
+    friend bool operator==(const handoff_content&, const handoff_content&) = default;
+};
+
 /** A kind of content forma does not know, kept so that it survives storage
     and can be handed back to the provider.
 
@@ -273,7 +292,8 @@ struct unknown_content : content_metadata {
 using content = std::variant<text_content, text_reasoning_content, data_content, uri_content,
                              function_call_content, function_result_content, usage_content,
                              error_content, refusal_content, function_approval_request_content,
-                             function_approval_response_content, output_errors_content, unknown_content>;
+                             function_approval_response_content, output_errors_content, handoff_content,
+                             unknown_content>;
 
 /// The JSON "type" of `c`: "text", "reasoning", ..., or an unknown kind's own name.
 std::string_view content_type(const content& c) noexcept;
@@ -307,6 +327,7 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value&, const refusal_
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const function_approval_request_content&);
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const function_approval_response_content&);
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const output_errors_content&);
+void tag_invoke(boost::json::value_from_tag, boost::json::value&, const handoff_content&);
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const unknown_content&);
 text_content tag_invoke(boost::json::value_to_tag<text_content>, const boost::json::value&);
 text_reasoning_content tag_invoke(boost::json::value_to_tag<text_reasoning_content>,
@@ -325,6 +346,7 @@ function_approval_request_content tag_invoke(boost::json::value_to_tag<function_
 function_approval_response_content tag_invoke(boost::json::value_to_tag<function_approval_response_content>,
                                               const boost::json::value&);
 output_errors_content tag_invoke(boost::json::value_to_tag<output_errors_content>, const boost::json::value&);
+handoff_content tag_invoke(boost::json::value_to_tag<handoff_content>, const boost::json::value&);
 /// `{"path": ..., "reason": ...}`.
 void tag_invoke(boost::json::value_from_tag, boost::json::value&, const output_error&);
 output_error tag_invoke(boost::json::value_to_tag<output_error>, const boost::json::value&);

@@ -1,0 +1,499 @@
+#include <forma/orchestration/orchestration.hpp>
+
+#include <forma/json/json_error.hpp>
+#include <forma/model/agent_response_builder.hpp>
+
+#include "../agent/agent_span.hpp"
+#include "../json/json_text.hpp"
+#include "../model/joined_response.hpp"
+
+#include <boost/asio/deferred.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/value_from.hpp>
+#include <boost/json/value_to.hpp>
+#include <boost/system/system_error.hpp>
+
+#include <deque>
+#include <utility>
+
+namespace forma {
+
+namespace asio = boost::asio;
+using json_detail::valid_utf8;
+
+orchestration::orchestration(std::string kind, std::vector<std::shared_ptr<agent>> participants,
+                             orchestration_options options)
+    : kind_(std::move(kind)), participants_(std::move(participants)), options_(std::move(options)) {
+    if (participants_.empty()) throw error("a " + kind_ + " orchestration needs participants");
+    for (std::size_t i = 0; i < participants_.size(); ++i) {
+        if (!participants_[i]) throw error("participant " + std::to_string(i) + " of the " + kind_ + " orchestration is null");
+        const std::string_view name = participants_[i]->name();
+        if (name.empty())
+            throw error("participant " + std::to_string(i) + " of the " + kind_ +
+                        " orchestration has no name: its messages are told apart by it, so give it one");
+        for (std::size_t j = 0; j < i; ++j)
+            if (participants_[j]->name() == name)
+                throw error("two participants of the " + kind_ + " orchestration are named \"" + valid_utf8(name) +
+                            "\": their messages are told apart by name, so names must be unique");
+    }
+    if (options_.id.empty()) options_.id = make_unique_id();
+    if (options_.name.empty()) options_.name = kind_;
+}
+
+orchestration::~orchestration() = default;
+
+orchestration::executor_type orchestration::get_executor() const { return participants_.front()->get_executor(); }
+
+agent* orchestration::participant(std::string_view name) const noexcept {
+    for (const auto& p : participants_)
+        if (p->name() == name) return p.get();
+    return nullptr;
+}
+
+std::size_t orchestration::index_of(std::string_view name) const {
+    for (std::size_t i = 0; i < participants_.size(); ++i)
+        if (participants_[i]->name() == name) return i;
+    throw error("the " + kind_ + " orchestration \"" + valid_utf8(options_.name) + "\" has no participant named \"" +
+                valid_utf8(name) + "\"");
+}
+
+orchestration_state orchestration::state_of(const agent_session& session) const {
+    const boost::json::value* stored = session.state.if_contains(state_key);
+    if (!stored) return orchestration_state{.kind = kind_};
+    orchestration_state state;
+    try {
+        state = boost::json::value_to<orchestration_state>(*stored);
+    } catch (const json_error& e) {
+        throw json_error("/state/" + std::string(state_key) + e.path(), e.reason());
+    }
+    if (state.kind != kind_)
+        throw error("the session \"" + valid_utf8(session.id.str()) + "\" is in the middle of a " +
+                    valid_utf8(state.kind) + " orchestration, not a " + kind_ + " one");
+    return state;
+}
+
+asio::awaitable<std::shared_ptr<agent_session>> orchestration::open_session(session_id id) {
+    if (!options_.checkpoints) co_return co_await agent::open_session(std::move(id));
+    if (id.empty()) throw error("a stored run needs a session id");
+    std::optional<agent_session> loaded = co_await options_.checkpoints->load(id);
+    if (loaded) co_return std::make_shared<agent_session>(std::move(*loaded));
+    std::shared_ptr<agent_session> fresh = create_session();
+    fresh->id = std::move(id);
+    co_return fresh;
+}
+
+std::vector<chat_message> orchestration::view(std::size_t, const turn& t) const { return t.conversation; }
+
+bool orchestration::may_answer_last(std::size_t, const turn&) const { return true; }
+
+void orchestration::prepare(std::size_t, agent_run_options&, const turn&) const {}
+
+std::optional<chat_message> orchestration::conclude(turn&) { return std::nullopt; }
+
+namespace {
+
+bool is_cancellation(const std::exception_ptr& failure) {
+    try {
+        std::rethrow_exception(failure);
+    } catch (const boost::system::system_error& e) {
+        return e.code() == asio::error::operation_aborted;
+    } catch (...) {
+        return false;
+    }
+}
+
+std::string what_of(const std::exception_ptr& failure) {
+    try {
+        std::rethrow_exception(failure);
+    } catch (const std::exception& e) {
+        return valid_utf8(e.what());
+    } catch (...) {
+        return "an exception that is not a std::exception";
+    }
+}
+
+// Names the speaker on what it said without a name (an agent that is not a chat_client_agent).
+void claim(std::string_view speaker, agent_response<>& response) {
+    for (chat_message& m : response.messages)
+        if (m.author_name.empty() && m.role == chat_role::assistant()) m.author_name = speaker;
+}
+void claim(std::string_view speaker, agent_response_update& update) {
+    if (!update.author_name.empty() || update.contents.empty()) return;
+    if (!update.role || *update.role == chat_role::assistant()) update.author_name = speaker;
+}
+
+agent_response_update as_update(chat_message message) {
+    agent_response_update update(message.role, std::move(message.contents));
+    update.author_name = std::move(message.author_name);
+    update.message_id = std::move(message.message_id);
+    update.created_at = message.created_at;
+    return update;
+}
+
+} // namespace
+
+/* One run, whole or streamed: the state, the conversation (the session's history), and what the
+   run has answered so far. The run's two forms differ only in how a participant is run. */
+class orchestration::engine {
+public:
+    engine(orchestration& owner, agent_run run) : owner_(owner), run_(std::move(run)) {}
+
+    /// Loads the state and adds the run's messages to the conversation.
+    void start() {
+        state_ = owner_.state_of(*run_.session);
+        resuming_ = state_.status != orchestration_status::idle && !state_.speakers.empty();
+        std::vector<chat_message>& history = run_.session->history;
+        for (chat_message& m : run_.messages) history.push_back(std::move(m));
+        run_.messages.clear();
+        if (!resuming_) {
+            owner_.begin(state_);
+            state_.step = 0;
+            state_.fan_out_start = history.size();
+        }
+        state_.status = orchestration_status::running;
+    }
+
+    /// The next step's speakers, saved as the state's before the step runs; none ends the run.
+    asio::awaitable<std::vector<std::size_t>> next_step() {
+        if (stopped_) co_return std::vector<std::size_t>{};
+        std::vector<std::size_t> speakers;
+        if (resuming_) {
+            for (const std::string& name : state_.speakers) speakers.push_back(owner_.index_of(name));
+            resuming_ = false;
+        } else {
+            speakers = co_await owner_.next_speakers(current());
+        }
+        if (speakers.empty()) {
+            turn t = current();
+            if (std::optional<chat_message> last = owner_.conclude(t)) add(std::move(*last));
+            state_.status = orchestration_status::idle;
+            stopped_ = true;
+        } else {
+            state_.speakers.clear();
+            for (std::size_t s : speakers) state_.speakers.emplace_back(owner_.participants_[s]->name());
+        }
+        co_await save();
+        co_return speakers;
+    }
+
+    agent& participant(std::size_t speaker) const { return *owner_.participants_[speaker]; }
+
+    /// What `speaker` is given in this step: its view of the conversation, in a session of its own.
+    agent_run speaker_run(std::size_t speaker) const {
+        const turn t = current();
+        agent_run_options options;
+        options.chat_options = run_.options.chat_options;
+        options.additional_properties = run_.options.additional_properties;
+        options.context = run_.options.context;
+        if (owner_.may_answer_last(speaker, t)) {
+            options.response_format = run_.options.response_format;
+            options.structured_output_mode = run_.options.structured_output_mode;
+            options.output_validator = run_.options.output_validator;
+            options.max_output_retries = run_.options.max_output_retries;
+        }
+        owner_.prepare(speaker, options, t);
+        return agent_run{owner_.view(speaker, t), participant(speaker).create_session(), std::move(options)};
+    }
+
+    /// The step's span of `speaker` under the run's, when the run is traced; it becomes the run's parent.
+    std::optional<telemetry::operation_span> span_for(std::size_t speaker, agent_run& run, bool streaming) const {
+        if (!run_.options.context.trace) return std::nullopt;
+        std::optional<telemetry::operation_span> span;
+        span.emplace(agent_detail::start_agent_span(participant(speaker), *run_.options.context.trace, {}, run, streaming));
+        if (span->recording()) run.options.context.trace = span->child();
+        return span;
+    }
+
+    /// Adds `speaker`'s answer to the conversation, then what the orchestration adds after it.
+    void record(std::size_t speaker, agent_response<> response) {
+        claim(participant(speaker).name(), response);
+        std::vector<chat_message>& history = run_.session->history;
+        history.insert(history.end(), response.messages.begin(), response.messages.end());
+        std::vector<chat_message> added;
+        if (!response.approval_requests().empty()) {
+            waiting_.push_back(speaker);
+        } else {
+            turn t = current();
+            try {
+                added = owner_.after(speaker, response, t);
+            } catch (const orchestration_error& limit) {
+                limit_ = limit;
+                added = limit.partial_response().messages; // what the limit's step still adds
+            }
+        }
+        model_detail::add_response(out_, std::move(response));
+        for (chat_message& m : added) add(std::move(m));
+    }
+
+    /** The step is over: a participant that asked for approvals stops the run (waiting), the
+        failures end it with an orchestration_error for the first one; the others answered. */
+    asio::awaitable<void> end_step(const std::vector<std::size_t>& speakers, std::vector<std::exception_ptr> failures) {
+        std::exception_ptr failure;
+        std::size_t failed = 0;
+        std::vector<std::size_t> unfinished = waiting_;
+        for (std::size_t i = 0; i < speakers.size(); ++i) {
+            if (!failures[i]) continue;
+            if (!failure) failure = failures[i], failed = speakers[i];
+            unfinished.push_back(speakers[i]);
+        }
+        if (!unfinished.empty()) {
+            state_.speakers.clear();
+            for (std::size_t s : unfinished) state_.speakers.emplace_back(owner_.participants_[s]->name());
+        }
+        if (limit_) {
+            state_.status = orchestration_status::idle; // a limit ends the run: the next one starts afresh
+            co_await save();
+            throw orchestration_error(limit_->what(), limit_->participant(), state_.step + 1, nullptr, out_);
+        }
+        if (failure) {
+            co_await save(); // the answers that came are kept: the next run asks only the others
+            if (is_cancellation(failure)) std::rethrow_exception(failure);
+            const std::string name(participant(failed).name());
+            throw orchestration_error("the participant \"" + valid_utf8(name) + "\" failed at step " +
+                                          std::to_string(state_.step + 1) + " of the " + owner_.kind_ +
+                                          " orchestration \"" + valid_utf8(owner_.options_.name) +
+                                          "\": " + what_of(failure),
+                                      name, state_.step + 1, failure, out_);
+        }
+        if (!waiting_.empty()) {
+            state_.status = orchestration_status::waiting;
+            stopped_ = true;
+            co_await save();
+        } else {
+            ++state_.step;
+        }
+    }
+
+    /// Messages the orchestration added since the last call (for a stream to yield).
+    std::vector<chat_message> take_added() { return std::exchange(added_, {}); }
+
+    agent_response<> take_response() {
+        out_.agent_id = std::string(owner_.id());
+        return std::move(out_);
+    }
+
+    const std::string& id() const noexcept { return owner_.options_.id; }
+    asio::any_io_executor executor() const { return owner_.get_executor(); }
+
+private:
+    turn current() const { return turn{run_.session->history, run_.options, state_}; }
+
+    void add(chat_message message) {
+        run_.session->history.push_back(message);
+        out_.messages.push_back(message);
+        added_.push_back(std::move(message));
+    }
+
+    asio::awaitable<void> save() {
+        run_.session->state[state_key] = boost::json::value_from(state_);
+        if (const auto& store = owner_.options_.checkpoints) co_await store->save(*run_.session);
+    }
+
+    orchestration& owner_;
+    agent_run run_;
+    mutable orchestration_state state_;
+    bool resuming_ = false;
+    bool stopped_ = false;
+    std::vector<std::size_t> waiting_;
+    std::optional<orchestration_error> limit_;
+    std::vector<chat_message> added_;
+    agent_response<> out_;
+};
+
+namespace {
+
+/// Runs one participant whole, in its span.
+asio::awaitable<agent_response<>> run_whole(agent& participant, agent_run run,
+                                            std::optional<telemetry::operation_span> span) {
+    try {
+        agent_response<> response = co_await participant.run(std::move(run.messages), run.session, std::move(run.options));
+        if (span) span->end(response);
+        co_return response;
+    } catch (...) {
+        if (span) span->fail(std::current_exception());
+        throw;
+    }
+}
+
+/// Streams one participant to its end, in its span.
+asio::awaitable<std::vector<agent_response_update>> drain(agent& participant, agent_run run,
+                                                          std::optional<telemetry::operation_span> span) {
+    std::vector<agent_response_update> updates;
+    try {
+        update_stream stream = participant.run_streaming(std::move(run.messages), run.session, std::move(run.options));
+        while (std::optional<agent_response_update> update = co_await stream.next()) {
+            if (span) span->add_update(*update);
+            updates.push_back(std::move(*update));
+        }
+        if (span) span->end();
+    } catch (...) {
+        if (span) span->fail(std::current_exception());
+        throw;
+    }
+    co_return updates;
+}
+
+/// Runs `each(i)` for every index at once on `executor`; the results and failures in index order.
+template <class T, class Each>
+asio::awaitable<std::pair<std::vector<T>, std::vector<std::exception_ptr>>> all_at_once(asio::any_io_executor executor,
+                                                                                        std::size_t count, Each each) {
+    using operation = decltype(asio::co_spawn(executor, each(0), asio::deferred));
+    std::vector<operation> operations;
+    operations.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) operations.push_back(asio::co_spawn(executor, each(i), asio::deferred));
+    auto [order, failures, results] = co_await asio::experimental::make_parallel_group(std::move(operations))
+                                          .async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
+    (void)order;
+    co_return std::make_pair(std::move(results), std::move(failures));
+}
+
+} // namespace
+
+asio::awaitable<agent_response<>> orchestration::run_core(agent_run run) {
+    engine e(*this, std::move(run));
+    e.start();
+    for (;;) {
+        const std::vector<std::size_t> speakers = co_await e.next_step();
+        if (speakers.empty()) break;
+        std::vector<std::exception_ptr> failures(speakers.size());
+        if (speakers.size() == 1) {
+            agent_run step = e.speaker_run(speakers[0]);
+            std::optional<telemetry::operation_span> span = e.span_for(speakers[0], step, false);
+            try {
+                e.record(speakers[0], co_await run_whole(e.participant(speakers[0]), std::move(step), std::move(span)));
+            } catch (...) {
+                failures[0] = std::current_exception();
+            }
+        } else {
+            auto [responses, failed] = co_await all_at_once<agent_response<>>(
+                e.executor(), speakers.size(), [&](std::size_t i) {
+                    agent_run step = e.speaker_run(speakers[i]);
+                    std::optional<telemetry::operation_span> span = e.span_for(speakers[i], step, false);
+                    return run_whole(e.participant(speakers[i]), std::move(step), std::move(span));
+                });
+            for (std::size_t i = 0; i < speakers.size(); ++i)
+                if (!failed[i]) e.record(speakers[i], std::move(responses[i]));
+            failures = std::move(failed);
+        }
+        co_await e.end_step(speakers, std::move(failures));
+    }
+    co_return e.take_response();
+}
+
+/* The run as a stream: a lone speaker's updates pass through as they come; a fan-out's come
+   once all its participants are done, participant by participant. What the orchestration adds
+   (handoffs, a conclusion) follows as updates, and a last update names the orchestration as the
+   agent that answered, as the whole run's response does. */
+class orchestration::streamed_run final : public update_source {
+public:
+    streamed_run(orchestration& owner, agent_run run) : engine_(owner, std::move(run)) {}
+
+    asio::awaitable<std::optional<agent_response_update>> next() override {
+        for (;;) {
+            if (!ready_.empty()) {
+                agent_response_update update = std::move(ready_.front());
+                ready_.pop_front();
+                co_return update;
+            }
+            switch (phase_) {
+            case phase::start:
+                engine_.start();
+                phase_ = phase::next_step;
+                break;
+            case phase::next_step:
+                co_await start_step();
+                break;
+            case phase::streaming:
+                if (std::optional<agent_response_update> update = co_await read_speaker()) co_return update;
+                break;
+            case phase::done:
+                co_return std::nullopt;
+            }
+        }
+    }
+
+private:
+    enum class phase { start, next_step, streaming, done };
+
+    asio::awaitable<void> start_step() {
+        speakers_ = co_await engine_.next_step();
+        yield_added();
+        if (speakers_.empty()) {
+            agent_response_update last;
+            last.agent_id = engine_.id();
+            ready_.push_back(std::move(last));
+            phase_ = phase::done;
+            co_return;
+        }
+        if (speakers_.size() == 1) {
+            agent_run step = engine_.speaker_run(speakers_[0]);
+            span_.reset();
+            if (std::optional<telemetry::operation_span> span = engine_.span_for(speakers_[0], step, true))
+                span_.emplace(std::move(*span));
+            stream_.emplace(engine_.participant(speakers_[0])
+                                .run_streaming(std::move(step.messages), step.session, std::move(step.options)));
+            phase_ = phase::streaming;
+            co_return;
+        }
+        auto [streams, failures] = co_await all_at_once<std::vector<agent_response_update>>(
+            engine_.executor(), speakers_.size(), [&](std::size_t i) {
+                agent_run step = engine_.speaker_run(speakers_[i]);
+                std::optional<telemetry::operation_span> span = engine_.span_for(speakers_[i], step, true);
+                return drain(engine_.participant(speakers_[i]), std::move(step), std::move(span));
+            });
+        for (std::size_t i = 0; i < speakers_.size(); ++i) {
+            if (failures[i]) continue;
+            for (agent_response_update& u : streams[i]) claim(engine_.participant(speakers_[i]).name(), u);
+            engine_.record(speakers_[i], to_agent_response(streams[i]));
+            for (agent_response_update& u : streams[i]) ready_.push_back(std::move(u));
+            yield_added();
+        }
+        co_await engine_.end_step(speakers_, std::move(failures));
+    }
+
+    asio::awaitable<std::optional<agent_response_update>> read_speaker() {
+        std::optional<agent_response_update> update;
+        std::exception_ptr failure;
+        try {
+            update = co_await stream_->next();
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        if (failure || !update) {
+            stream_.reset();
+            if (span_) failure ? span_->fail(failure) : span_->end();
+            span_.reset();
+            if (!failure) {
+                engine_.record(speakers_[0], merged_.take());
+                yield_added();
+            }
+            merged_ = agent_response_builder();
+            phase_ = phase::next_step;
+            co_await engine_.end_step(speakers_, {failure});
+            co_return std::nullopt;
+        }
+        claim(engine_.participant(speakers_[0]).name(), *update);
+        if (span_) span_->add_update(*update);
+        merged_.add(*update);
+        co_return update;
+    }
+
+    void yield_added() {
+        for (chat_message& m : engine_.take_added()) ready_.push_back(as_update(std::move(m)));
+    }
+
+    engine engine_;
+    phase phase_ = phase::start;
+    std::vector<std::size_t> speakers_;
+    std::optional<update_stream> stream_;
+    std::optional<telemetry::operation_span> span_;
+    agent_response_builder merged_;
+    std::deque<agent_response_update> ready_;
+};
+
+update_stream orchestration::run_streaming_core(agent_run run) {
+    return update_stream(get_executor(), std::make_unique<streamed_run>(*this, std::move(run)));
+}
+
+} // namespace forma

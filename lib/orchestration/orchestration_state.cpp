@@ -1,0 +1,55 @@
+#include <forma/orchestration/orchestration_state.hpp>
+
+#include "../model/json_support.hpp"
+
+#include <array>
+
+namespace forma {
+
+namespace {
+
+using namespace model_detail;
+
+constexpr std::array<std::string_view, 3> status_names = {"idle", "running", "waiting"};
+
+std::size_t read_count(const boost::json::object& o, std::string_view key) {
+    const std::optional<std::int64_t> count = read_optional_int(o, key);
+    if (count && *count < 0) fail(member_path(key), "expected a non-negative integer");
+    return count ? static_cast<std::size_t>(*count) : 0;
+}
+
+} // namespace
+
+void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const orchestration_state& state) {
+    boost::json::array speakers;
+    for (const std::string& name : state.speakers) speakers.emplace_back(name);
+    json = boost::json::object{{"kind", state.kind},
+                               {"status", status_names[static_cast<std::size_t>(state.status)]},
+                               {"speakers", std::move(speakers)},
+                               {"step", state.step},
+                               {"handoffs", state.handoffs},
+                               {"rounds", state.rounds},
+                               {"fan_out_start", state.fan_out_start}};
+}
+
+orchestration_state tag_invoke(boost::json::value_to_tag<orchestration_state>, const boost::json::value& json) {
+    const boost::json::object& o = expect_object(json, "orchestration state");
+    orchestration_state state;
+    state.kind = read_required_string(o, "kind");
+    const std::string status = read_string(o, "status");
+    bool known = status.empty();
+    for (std::size_t i = 0; i < status_names.size(); ++i)
+        if (status == status_names[i]) {
+            state.status = static_cast<orchestration_status>(i);
+            known = true;
+        }
+    if (!known) fail("/status", "expected \"idle\", \"running\" or \"waiting\", got \"" + status + "\"");
+    state.speakers = read_array<std::string>(o, "speakers");
+    state.step = read_count(o, "step");
+    state.handoffs = read_count(o, "handoffs");
+    state.rounds = read_count(o, "rounds");
+    state.fan_out_start = read_count(o, "fan_out_start");
+    return state;
+}
+
+} // namespace forma

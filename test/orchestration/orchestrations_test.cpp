@@ -1,0 +1,201 @@
+// Sequential, concurrent and group-chat orchestrations over the local model server on real TLS,
+// their merged streams, typed answers, checkpoints and telemetry.
+#include "orchestration_support.hpp"
+
+#include <forma/agent/in_memory_session_store.hpp>
+#include <forma/middleware/agent_builder.hpp>
+#include <forma/model/agent_response_builder.hpp>
+#include <forma/telemetry/in_memory_exporter.hpp>
+
+#include <boost/describe.hpp>
+
+#include <algorithm>
+
+namespace {
+
+using namespace orchestration_test;
+using namespace forma;
+
+struct verdict {
+    std::string label;
+    int score = 0;
+};
+BOOST_DESCRIBE_STRUCT(verdict, (), (label, score))
+
+struct tally {
+    int total = 0;
+    std::vector<std::string> labels;
+};
+BOOST_DESCRIBE_STRUCT(tally, (), (total, labels))
+
+class orchestrations : public fixture {
+protected:
+    std::shared_ptr<chat_client_agent> writer = participant("writer");
+    std::shared_ptr<chat_client_agent> reviewer = participant("reviewer");
+    std::shared_ptr<chat_client_agent> editor = participant("editor");
+
+    /// Runs whole and streamed on one script each, and checks the merged stream equals the whole run.
+    agent_response<> both_ways(agent& a, const std::function<void()>& script_run, const std::string& input) {
+        script_run();
+        const agent_response<> whole = run(a.run(input));
+        script_run();
+        const agent_response<> streamed = to_agent_response(run(loopback::drain(a.run_streaming(input))));
+        EXPECT_EQ(comparable(whole), comparable(streamed)) << json_text(whole) << "\n" << json_text(streamed);
+        return whole;
+    }
+};
+
+TEST_F(orchestrations, sequential_agents_each_add_to_the_conversation_so_far) {
+    sequential_orchestration line({writer, reviewer, editor});
+    const agent_response<> r = both_ways(line, [&] {
+        script("writer", {says("Draft.")});
+        script("reviewer", {says("Shorter, please.")});
+        script("editor", {says("Final.")});
+    }, "Write a note");
+    EXPECT_EQ(asked(), (std::vector<std::string>{"writer", "reviewer", "editor", "writer", "reviewer", "editor"}));
+    ASSERT_EQ(r.messages.size(), 3u) << json_text(r);
+    EXPECT_EQ(r.messages[1].author_name, "reviewer");
+    // The editor reads the question and both answers before it.
+    const boost::json::object body = bodies_of("editor").at(0);
+    const auto& sent = body.at("messages").as_array();
+    ASSERT_EQ(sent.size(), 4u) << boost::json::serialize(sent);
+    EXPECT_EQ(sent[2].at("content"), "Draft.");
+    EXPECT_EQ(sent[3].at("content"), "Shorter, please.");
+}
+
+TEST_F(orchestrations, sequential_run_T_gives_the_format_to_the_last_agent_only) {
+    sequential_orchestration line({writer, reviewer});
+    script("writer", {says("It is good, 8 of 10.")});
+    script("reviewer", {says(R"({"label":"good","score":8})")});
+    const agent_response<verdict> r = run(line.run<verdict>("Judge it"));
+    EXPECT_EQ(r.result().label, "good");
+    EXPECT_EQ(r.result().score, 8);
+    EXPECT_FALSE(bodies_of("writer").at(0).contains("response_format"));
+    EXPECT_TRUE(bodies_of("reviewer").at(0).contains("response_format"));
+}
+
+TEST_F(orchestrations, concurrent_agents_answer_the_same_input_in_participant_order) {
+    concurrent_orchestration fan({writer, reviewer, editor});
+    const agent_response<> r = both_ways(fan, [&] {
+        script("writer", {says("W.")});
+        script("reviewer", {says("R.")});
+        script("editor", {says("E.")});
+    }, "Go");
+    const std::vector<agent_response<>> answers = fan.answers_of(r.messages);
+    ASSERT_EQ(answers.size(), 3u);
+    EXPECT_EQ(answers[0].text(), "W.");
+    EXPECT_EQ(answers[1].text(), "R.");
+    EXPECT_EQ(answers[2].text(), "E.");
+    // None sees another's answer.
+    for (const char* name : {"writer", "reviewer", "editor"})
+        EXPECT_EQ(bodies_of(name).at(0).at("messages").as_array().size(), 2u) << name;
+}
+
+TEST_F(orchestrations, a_typed_aggregation_reads_each_answer_and_combines_them) {
+    concurrent_orchestration fan({writer, reviewer}, {.aggregator = aggregate_as<verdict>([](std::vector<verdict> all) {
+                                                          tally t;
+                                                          for (const verdict& v : all) {
+                                                              t.total += v.score;
+                                                              t.labels.push_back(v.label);
+                                                          }
+                                                          return t;
+                                                      })});
+    script("writer", {says(R"({"label":"fine","score":6})")});
+    script("reviewer", {says(R"({"label":"great","score":9})")});
+    const agent_response<tally> r = run(fan.run<tally>("Rate it"));
+    EXPECT_EQ(r.result().total, 15);
+    EXPECT_EQ(r.result().labels, (std::vector<std::string>{"fine", "great"}));
+    EXPECT_EQ(r.messages.back().author_name, "concurrent");
+    // Each participant was asked for a verdict, not a tally.
+    const auto format = bodies_of("writer").at(0).at("response_format").at("json_schema").at("schema");
+    EXPECT_TRUE(format.at("properties").as_object().contains("score")) << boost::json::serialize(format);
+}
+
+TEST_F(orchestrations, a_group_chat_goes_round_robin_until_the_condition_or_the_round_limit) {
+    group_chat_orchestration chat({writer, reviewer},
+                                  {.terminate = [](const std::vector<chat_message>& c) { return c.back().text() == "Approved."; },
+                                   .max_rounds = 5});
+    both_ways(chat, [&] {
+        script("writer", {says("Draft."), says("Draft 2.")});
+        script("reviewer", {says("Again."), says("Approved.")});
+    }, "Write");
+    EXPECT_EQ(asked().size(), 8u) << "four rounds each way, the condition ending both";
+
+    forget_requests();
+    group_chat_orchestration capped({writer, reviewer}, {.max_rounds = 3});
+    script("writer", {says("1"), says("3")});
+    script("reviewer", {says("2")});
+    EXPECT_EQ(run(capped.run("Count")).messages.size(), 3u);
+    EXPECT_EQ(asked(), (std::vector<std::string>{"writer", "reviewer", "writer"}));
+}
+
+TEST_F(orchestrations, a_group_chat_function_picks_the_speakers_and_an_unknown_name_is_an_error) {
+    group_chat_orchestration chat({writer, reviewer}, {.select_speaker = [](const group_chat_turn& t) -> std::string {
+                                                           if (t.round == 0) return "reviewer";
+                                                           if (t.round == 1) return "writer";
+                                                           return "";
+                                                       }});
+    script("reviewer", {says("First.")});
+    script("writer", {says("Second.")});
+    EXPECT_EQ(run(chat.run("Go")).text(), "First.\nSecond.");
+    EXPECT_EQ(asked(), (std::vector<std::string>{"reviewer", "writer"}));
+
+    group_chat_orchestration lost({writer}, {.select_speaker = [](const group_chat_turn&) { return std::string("ghost"); }});
+    EXPECT_THROW(run(lost.run("Go")), error);
+}
+
+TEST_F(orchestrations, a_checkpoint_lets_another_orchestration_go_on_after_a_failed_step) {
+    auto store = std::make_shared<in_memory_session_store>(io.get_executor());
+    auto first = std::make_unique<sequential_orchestration>(
+        std::vector<std::shared_ptr<agent>>{writer, reviewer, editor},
+        sequential_options{.orchestration = {.checkpoints = store}});
+    script("writer", {says("Draft.")});
+    script("reviewer", {turn{.reply = scripted_reply::error(400, "invalid_request_error", "no")}});
+    EXPECT_THROW(run(first->run("Write", session_id("s-1"))), orchestration_error);
+    first.reset();
+
+    // Another orchestration (another process) over the same store: the writer is not asked again.
+    sequential_orchestration second({writer, reviewer, editor}, {.orchestration = {.checkpoints = store}});
+    const std::optional<agent_session> saved = run(store->load(session_id("s-1")));
+    ASSERT_TRUE(saved);
+    EXPECT_EQ(second.state_of(*saved).speakers, (std::vector<std::string>{"reviewer"}));
+    script("reviewer", {says("Fine.")});
+    script("editor", {says("Done.")});
+    const agent_response<> r = run(second.run(agent_input(std::vector<chat_message>{}), session_id("s-1")));
+    EXPECT_EQ(r.text(), "Fine.\nDone.");
+    EXPECT_EQ(asked(), (std::vector<std::string>{"writer", "reviewer", "reviewer", "editor"}));
+    const std::optional<agent_session> after = run(store->load(session_id("s-1")));
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->history.size(), 4u) << "the question and three answers";
+    EXPECT_EQ(second.state_of(*after).status, orchestration_status::idle);
+}
+
+TEST_F(orchestrations, each_step_is_an_invoke_agent_span_under_the_orchestrations) {
+    auto exporter = std::make_shared<telemetry::in_memory_exporter>();
+    auto line = std::make_shared<sequential_orchestration>(std::vector<std::shared_ptr<agent>>{writer, reviewer},
+                                                           sequential_options{.orchestration = {.name = "line"}});
+    std::shared_ptr<agent> traced = agent_builder(line).use_telemetry({.exporter = exporter}).build();
+    for (const bool streamed : {false, true}) {
+        SCOPED_TRACE(streamed ? "streamed" : "whole");
+        script("writer", {says("A.")});
+        script("reviewer", {says("B.")});
+        if (streamed)
+            run(loopback::drain(traced->run_streaming("Go")));
+        else
+            run(traced->run("Go"));
+        const auto spans = exporter->take_spans();
+        auto find = [&](std::string_view name) {
+            return std::find_if(spans.begin(), spans.end(), [&](const auto& s) { return s.name == name; });
+        };
+        const auto outer = find("invoke_agent line");
+        ASSERT_NE(outer, spans.end());
+        for (const char* step : {"invoke_agent writer", "invoke_agent reviewer"}) {
+            const auto inner = find(step);
+            ASSERT_NE(inner, spans.end()) << step;
+            EXPECT_EQ(inner->parent_span_id, outer->context.span_id) << step;
+            EXPECT_EQ(inner->context.trace_id, outer->context.trace_id);
+        }
+    }
+}
+
+} // namespace
