@@ -38,7 +38,21 @@ std::string reason_of(const function_call_content& call) {
 
 } // namespace
 
-std::string handoff_orchestration::tool_name(std::string_view name) { return std::string(tool_prefix) + std::string(name); }
+std::string handoff_orchestration::tool_name(std::string_view name) {
+    std::string out(tool_prefix);
+    for (const char c : name) {
+        const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        out += kept ? c : '_';
+    }
+    if (out.size() > 64) out.resize(64);
+    return out;
+}
+
+std::optional<std::size_t> handoff_orchestration::target_of(std::string_view tool) const {
+    for (std::size_t i = 0; i < tool_names_.size(); ++i)
+        if (tool_names_[i] == tool) return i;
+    return std::nullopt;
+}
 
 handoff_orchestration::handoff_orchestration(std::vector<std::shared_ptr<agent>> participants, handoff_options options)
     : orchestration("handoff", std::move(participants), std::move(options.orchestration)), options_(std::move(options)) {
@@ -49,6 +63,15 @@ handoff_orchestration::handoff_orchestration(std::vector<std::shared_ptr<agent>>
         for (const std::string& to : targets) index_of(to);
     }
     const auto& all = this->participants();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        tool_names_.push_back(tool_name(all[i]->name()));
+        for (std::size_t j = 0; j < i; ++j)
+            if (tool_names_[j] == tool_names_[i])
+                throw error("the participants \"" + valid_utf8(all[j]->name()) + "\" and \"" + valid_utf8(all[i]->name()) +
+                            "\" would share the handoff tool \"" + tool_names_[i] +
+                            "\" (a name's characters other than letters, digits, _ and - become _, and it is cut at 64): "
+                            "rename one");
+    }
     tools_.resize(all.size());
     for (std::size_t i = 0; i < all.size(); ++i) {
         const auto route = options_.routes.find(all[i]->name());
@@ -57,13 +80,7 @@ handoff_orchestration::handoff_orchestration(std::vector<std::shared_ptr<agent>>
             if (route != options_.routes.end() &&
                 std::find(route->second.begin(), route->second.end(), all[j]->name()) == route->second.end())
                 continue;
-            try {
-                tools_[i].push_back(handoff_tool(*all[j]));
-            } catch (const error&) {
-                throw error("the participant \"" + valid_utf8(all[j]->name()) +
-                            "\" cannot be handed off to: \"" + valid_utf8(tool_name(all[j]->name())) +
-                            "\" is no tool name OpenAI-compatible APIs accept (letters, digits, _ and -, at most 64)");
-            }
+            tools_[i].push_back(handoff_tool(*all[j]));
         }
     }
 }
@@ -92,8 +109,7 @@ std::vector<chat_message> handoff_orchestration::view(std::size_t, const turn& t
         std::unordered_set<std::string_view> handoff_calls;
         for (const chat_message& m : t.conversation)
             for (const content& c : m.contents)
-                if (const auto* call = std::get_if<function_call_content>(&c);
-                    call && call->name.starts_with(tool_prefix) && participant(call->name.substr(tool_prefix.size())))
+                if (const auto* call = std::get_if<function_call_content>(&c); call && target_of(call->name))
                     handoff_calls.insert(call->call_id);
         out.reserve(t.conversation.size());
         for (const chat_message& m : t.conversation) {
@@ -137,7 +153,7 @@ std::vector<chat_message> handoff_orchestration::after(std::size_t speaker, cons
         t.state.speakers = {std::string(from)}; // the next run goes on with whoever answered
         return {};
     }
-    const std::string to = handoff->name.substr(tool_prefix.size());
+    const std::string to(participants()[*target_of(handoff->name)]->name());
     chat_message moved(chat_role::assistant(), std::vector<content>{handoff_content(std::string(from), to, reason_of(*handoff))});
     moved.author_name = std::string(from);
     t.state.speakers = {to};

@@ -60,8 +60,9 @@ std::size_t orchestration::index_of(std::string_view name) const {
 
 orchestration_state orchestration::state_of(const agent_session& session) const {
     const boost::json::value* stored = session.state.if_contains(state_key);
-    if (!stored) return orchestration_state{.kind = kind_};
     orchestration_state state;
+    state.kind = kind_;
+    if (!stored) return state;
     try {
         state = boost::json::value_to<orchestration_state>(*stored);
     } catch (const json_error& e) {
@@ -137,7 +138,9 @@ agent_response_update as_update(chat_message message) {
    run has answered so far. The run's two forms differ only in how a participant is run. */
 class orchestration::engine {
 public:
-    engine(orchestration& owner, agent_run run) : owner_(owner), run_(std::move(run)) {}
+    /// `streamed`: the run's stream yields what the orchestration adds (take_added).
+    engine(orchestration& owner, agent_run run, bool streamed)
+        : owner_(owner), run_(std::move(run)), streamed_(streamed) {}
 
     /// Loads the state and adds the run's messages to the conversation.
     void start() {
@@ -281,6 +284,10 @@ private:
 
     void add(chat_message message) {
         run_.session->history.push_back(message);
+        if (!streamed_) {
+            out_.messages.push_back(std::move(message));
+            return;
+        }
         out_.messages.push_back(message);
         added_.push_back(std::move(message));
     }
@@ -297,6 +304,7 @@ private:
     bool stopped_ = false;
     std::vector<std::size_t> waiting_;
     std::optional<orchestration_error> limit_;
+    bool streamed_;
     std::vector<chat_message> added_;
     agent_response<> out_;
 };
@@ -351,7 +359,7 @@ asio::awaitable<std::pair<std::vector<T>, std::vector<std::exception_ptr>>> all_
 } // namespace
 
 asio::awaitable<agent_response<>> orchestration::run_core(agent_run run) {
-    engine e(*this, std::move(run));
+    engine e(*this, std::move(run), false);
     e.start();
     for (;;) {
         const std::vector<std::size_t> speakers = co_await e.next_step();
@@ -387,7 +395,7 @@ asio::awaitable<agent_response<>> orchestration::run_core(agent_run run) {
    agent that answered, as the whole run's response does. */
 class orchestration::streamed_run final : public update_source {
 public:
-    streamed_run(orchestration& owner, agent_run run) : engine_(owner, std::move(run)) {}
+    streamed_run(orchestration& owner, agent_run run) : engine_(owner, std::move(run), true) {}
 
     asio::awaitable<std::optional<agent_response_update>> next() override {
         for (;;) {
@@ -470,7 +478,9 @@ private:
             }
             merged_ = agent_response_builder();
             phase_ = phase::next_step;
-            co_await engine_.end_step(speakers_, {failure});
+            // Named, not braced in the co_await: g++ 12 mis-compiles such a temporary.
+            std::vector<std::exception_ptr> failures{failure};
+            co_await engine_.end_step(speakers_, std::move(failures));
             co_return std::nullopt;
         }
         claim(engine_.participant(speakers_[0]).name(), *update);

@@ -4,7 +4,7 @@
 #include <forma/model/agent_response_builder.hpp>
 
 #include "support/bounded_run.hpp"
-#include "support/node_server.hpp"
+#include "a2a_test_agent.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/describe.hpp>
@@ -24,19 +24,6 @@ struct person {
     std::string occupation;
 };
 BOOST_DESCRIBE_STRUCT(person, (), (name, age, occupation))
-
-#define A2A_REQUIRE_TEST_AGENT()                                                                                       \
-    do {                                                                                                               \
-        if (std::string(FORMA_NODE).empty()) GTEST_SKIP() << "Node.js is not installed: no A2A agent to test against"; \
-        ASSERT_TRUE(std::filesystem::exists(std::string(FORMA_NPM_DIR) + "/node_modules/@a2a-js/sdk"))               \
-            << "the npm packages are missing: run tools/bootstrap";                                                    \
-    } while (0)
-
-// The test agent, on a free port.
-void start_test_agent(std::optional<forma_test::node_server>& server) {
-    server.emplace(FORMA_NODE, FORMA_A2A_TEST_AGENT, std::vector<std::string>{},
-                   std::vector<std::string>{"FORMA_NPM_DIR=" FORMA_NPM_DIR});
-}
 
 class remote_agent : public ::testing::Test {
 protected:

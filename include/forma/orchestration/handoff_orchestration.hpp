@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,12 +65,14 @@ struct handoff_options {
 class handoff_orchestration : public orchestration {
 public:
     /** @throws error for what orchestration refuses, a `start` or route naming no participant, or
-        a name that cannot make a tool name (`handoff_to_<name>`: letters, digits, `_` and `-`, at
-        most 64 in all).
+        two names that make one tool name.
     */
     explicit handoff_orchestration(std::vector<std::shared_ptr<agent>> participants, handoff_options options = {});
 
-    /// The name of the tool that hands off to the participant `name`: "handoff_to_<name>".
+    /** The name of the tool that hands off to the participant `name`: "handoff_to_<name>", with
+        what a tool name may not hold (anything but letters, digits, `_` and `-`) made `_`, cut at
+        64 characters: a remote agent's card may name it "Billing desk".
+    */
     static std::string tool_name(std::string_view name);
 
     const handoff_options& options() const noexcept { return options_; }
@@ -82,8 +85,12 @@ protected:
     std::vector<chat_message> after(std::size_t speaker, const agent_response<>& response, turn& t) override;
 
 private:
+    /// The participant a handoff tool hands off to.
+    std::optional<std::size_t> target_of(std::string_view tool) const;
+
     handoff_options options_;
     std::size_t start_ = 0;
+    std::vector<std::string> tool_names_;            // the tool that hands off to each participant
     std::vector<std::vector<function_tool>> tools_; // each participant's handoff tools
 };
 

@@ -1,0 +1,112 @@
+// Checkpoints on a real redis-server: a process running an orchestration is killed (SIGKILL)
+// in the middle of a step, and another process goes on from the checkpoint taken before it.
+#include "support/bounded_run.hpp"
+#include "support/redis_server.hpp"
+
+#include <forma/agent/chat_client_agent.hpp>
+#include <forma/orchestration.hpp>
+#include <forma/redis/client.hpp>
+#include <forma/redis/session_store.hpp>
+#include <forma/testing/model_server.hpp>
+
+#include <boost/asio/io_context.hpp>
+
+#include <boost/json/parse.hpp>
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using forma::testing::scripted_reply;
+namespace asio = boost::asio;
+
+/// A process's orchestration: writer, reviewer and editor over one model server, checkpointed in Redis.
+struct desk {
+    desk(asio::io_context& io, forma::testing::model_server& server, const forma_test::redis_server& redis) {
+        forma::openai::client_options o;
+        o.base_url = server.base_url();
+        o.api_key = "sk-test";
+        o.model = "forma-local";
+        o.trust.ca_certificates = server.certificate_pem();
+        client = std::make_shared<forma::openai::chat_client>(io.get_executor(), o);
+        std::vector<std::shared_ptr<forma::agent>> team;
+        for (const char* name : {"writer", "reviewer", "editor"})
+            team.push_back(std::make_shared<forma::chat_client_agent>(
+                *client, forma::chat_client_agent_options{.name = name, .instructions = std::string("agent:") + name}));
+        store = std::make_shared<forma::redis::session_store>(
+            std::make_shared<forma::redis::client>(io.get_executor(), redis.client_options()));
+        line.emplace(std::move(team), forma::sequential_options{.orchestration = {.checkpoints = store}});
+    }
+    std::shared_ptr<forma::openai::chat_client> client;
+    std::shared_ptr<forma::redis::session_store> store;
+    std::optional<forma::sequential_orchestration> line;
+};
+
+/// The agent a request is from, by its instructions.
+std::string agent_of(const forma::testing::received_request& request) {
+    const auto body = boost::json::parse(request.body).as_object();
+    const std::string system(body.at("messages").as_array().at(0).at("content").as_string());
+    return system.substr(system.find(':') + 1);
+}
+
+TEST(orchestration_checkpoints, a_process_killed_mid_step_loses_only_that_step) {
+    forma_test::redis_server redis;
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // The first process: the writer answers; the reviewer's request kills the process, as a
+        // crash or a deploy would, after the checkpoint of its step was saved.
+        try {
+            asio::io_context io;
+            forma::testing::model_server server(io.get_executor());
+            server.set_handler([](const forma::testing::received_request& r) -> std::optional<scripted_reply> {
+                if (agent_of(r) == "reviewer") ::raise(SIGKILL);
+                return scripted_reply::completion("Draft one.");
+            });
+            desk first(io, server, redis);
+            forma_test::run_bounded(io, first.line->run("Write a note", forma::session_id("s-kill")),
+                                    std::chrono::seconds(20));
+        } catch (...) {
+        }
+        ::_exit(3); // not killed: the parent reports it
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+        << "the first process should die in the reviewer's step; it exited with " << WEXITSTATUS(status);
+
+    // The second process: other objects, another model server; the same Redis.
+    asio::io_context io;
+    forma::testing::model_server server(io.get_executor());
+    std::vector<std::string> asked;
+    server.set_handler([&](const forma::testing::received_request& r) -> std::optional<scripted_reply> {
+        asked.push_back(agent_of(r));
+        return scripted_reply::completion(asked.back() == "reviewer" ? "Looks good." : "Final.");
+    });
+    desk second(io, server, redis);
+    const std::optional<forma::agent_session> saved =
+        forma_test::run_bounded(io, second.store->load(forma::session_id("s-kill")), std::chrono::seconds(20));
+    ASSERT_TRUE(saved);
+    const forma::orchestration_state state = second.line->state_of(*saved);
+    EXPECT_EQ(state.status, forma::orchestration_status::running);
+    EXPECT_EQ(state.speakers, (std::vector<std::string>{"reviewer"}));
+    ASSERT_EQ(saved->history.size(), 2u) << "the question and the writer's answer were saved";
+    EXPECT_EQ(saved->history[1].text(), "Draft one.");
+
+    const forma::agent_response<> r = forma_test::run_bounded(
+        io, second.line->run(forma::agent_input(std::vector<forma::chat_message>{}), forma::session_id("s-kill")),
+        std::chrono::seconds(20));
+    EXPECT_EQ(asked, (std::vector<std::string>{"reviewer", "editor"})) << "the writer is not asked again";
+    EXPECT_EQ(r.text(), "Looks good.\nFinal.");
+    const std::optional<forma::agent_session> after =
+        forma_test::run_bounded(io, second.store->load(forma::session_id("s-kill")), std::chrono::seconds(20));
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->history.size(), 4u);
+    EXPECT_EQ(second.line->state_of(*after).status, forma::orchestration_status::idle);
+}
+
+} // namespace
