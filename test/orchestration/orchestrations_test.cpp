@@ -7,6 +7,9 @@
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/telemetry/in_memory_exporter.hpp>
 
+#include <forma/agent/as_tool.hpp>
+#include <forma/tools.hpp>
+
 #include <boost/describe.hpp>
 
 #include <algorithm>
@@ -196,6 +199,80 @@ TEST_F(orchestrations, each_step_is_an_invoke_agent_span_under_the_orchestration
             EXPECT_EQ(inner->context.trace_id, outer->context.trace_id);
         }
     }
+}
+
+TEST_F(orchestrations, a_manager_agent_names_the_speakers_of_a_group_chat) {
+    auto manager = participant("manager");
+    group_chat_orchestration chat({writer, reviewer}, {.manager = manager});
+    script("manager", {says(R"({"next_speaker":"reviewer","reason":"a review first"})"),
+                       says(R"({"next_speaker":"writer","reason":"then the text"})"),
+                       says(R"({"next_speaker":"","reason":"done"})")});
+    script("reviewer", {says("Keep it short.")});
+    script("writer", {says("Short text.")});
+    const agent_response<> r = run(chat.run("Write"));
+    EXPECT_EQ(asked(), (std::vector<std::string>{"manager", "reviewer", "manager", "writer", "manager"}));
+    EXPECT_EQ(r.text(), "Keep it short.\nShort text.");
+    // The manager reads the conversation and the roster, and answers in group_chat_choice's format.
+    const boost::json::object last = bodies_of("manager").at(2);
+    EXPECT_TRUE(last.contains("response_format"));
+    const auto& sent = last.at("messages").as_array();
+    EXPECT_NE(std::string(sent.back().at("content").as_string()).find("- writer"), std::string::npos);
+    EXPECT_EQ(sent.size(), 5u) << "instructions, question, two answers, roster";
+}
+
+TEST_F(orchestrations, a_concurrent_participant_waiting_for_approval_is_the_only_one_asked_again) {
+    int publishes = 0;
+    function_tool publish = make_tool(
+        "publish", "Publishes the text", [&]() {
+            ++publishes;
+            return std::string("published");
+        },
+        {.requires_approval = true});
+    auto author = participant("author", {publish});
+    concurrent_orchestration fan({author, reviewer});
+    script("author", {calls("p1", "publish"), says("Published.")});
+    script("reviewer", {says("Looks fine.")});
+    auto session = fan.create_session();
+    const agent_response<> first = run(fan.run("Ship it", session));
+    ASSERT_EQ(first.approval_requests().size(), 1u) << json_text(first);
+    EXPECT_EQ(fan.answers_of(first.messages).at(1).text(), "Looks fine.") << "the others answered meanwhile";
+    EXPECT_EQ(fan.state_of(*session).speakers, (std::vector<std::string>{"author"}));
+
+    const agent_response<> second = run(
+        fan.run(chat_message(chat_role::user(), std::vector<content>{first.approval_requests()[0].approve()}), session));
+    EXPECT_EQ(publishes, 1);
+    EXPECT_EQ(second.text(), "Published.");
+    EXPECT_EQ(asked(), (std::vector<std::string>{"author", "reviewer", "author"}));
+    // The author's second request holds its own exchange, never the reviewer's answer.
+    const boost::json::object body = bodies_of("author").at(1);
+    EXPECT_EQ(boost::json::serialize(body).find("Looks fine."), std::string::npos) << boost::json::serialize(body);
+    const std::vector<agent_response<>> answers = fan.answers_of(session->history);
+    EXPECT_EQ(answers.at(0).text(), "Published.");
+    EXPECT_EQ(answers.at(1).text(), "Looks fine.");
+}
+
+TEST_F(orchestrations, run_T_on_a_handoff_gives_the_format_to_whoever_answers) {
+    handoff_orchestration desk({writer, reviewer});
+    script("writer", {calls("h1", "handoff_to_reviewer")});
+    script("reviewer", {says(R"({"label":"ok","score":7})")});
+    const agent_response<verdict> r = run(desk.run<verdict>("Judge it"));
+    EXPECT_EQ(r.result().score, 7);
+    EXPECT_TRUE(bodies_of("writer").at(0).contains("response_format"));
+    EXPECT_TRUE(bodies_of("reviewer").at(0).contains("response_format"));
+    EXPECT_EQ(asked().size(), 2u) << "a handoff is no wrong answer: no validation retry";
+}
+
+TEST_F(orchestrations, an_orchestration_is_a_tool_for_another_agent) {
+    sequential_orchestration line({writer, reviewer}, {.orchestration = {.name = "line", .description = "Writes and reviews"}});
+    auto boss = participant("boss", {as_tool(line)});
+    script("boss", {calls("t1", "line", R"({"input":"a note"})"), says("The line said so.")});
+    script("writer", {says("Draft.")});
+    script("reviewer", {says("Approved draft.")});
+    EXPECT_EQ(run(boss->run("Get me a note")).text(), "The line said so.");
+    const boost::json::object second = bodies_of("boss").at(1);
+    const auto& sent = second.at("messages").as_array();
+    EXPECT_EQ(sent.back().at("role"), "tool");
+    EXPECT_EQ(sent.back().at("content"), "Draft.\nApproved draft.");
 }
 
 } // namespace
