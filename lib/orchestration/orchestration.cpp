@@ -7,7 +7,11 @@
 #include "../json/json_text.hpp"
 #include "../model/joined_response.hpp"
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/deferred.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/concurrent_channel.hpp>
 #include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/value_from.hpp>
@@ -15,6 +19,7 @@
 #include <boost/system/system_error.hpp>
 
 #include <deque>
+#include <limits>
 #include <utility>
 
 namespace forma {
@@ -324,22 +329,43 @@ asio::awaitable<agent_response<>> run_whole(agent& participant, agent_run run,
     }
 }
 
-/// Streams one participant to its end, in its span.
-asio::awaitable<std::vector<agent_response_update>> drain(agent& participant, agent_run run,
-                                                          std::optional<telemetry::operation_span> span) {
-    std::vector<agent_response_update> updates;
+/// What a fan-out's participant streams to the reader: an update, or its end (with its failure).
+struct lane_event {
+    std::optional<agent_response_update> update;
+    std::exception_ptr failure;
+};
+using lane = asio::experimental::concurrent_channel<void(boost::system::error_code, lane_event)>;
+
+/// The lanes of a fan-out, one per participant, shared by their pumps and the reader.
+struct fan_out {
+    fan_out(const asio::any_io_executor& executor, std::size_t count) {
+        lanes.reserve(count);
+        // Unbounded: a participant streams on while the reader is busy with the lanes before it.
+        for (std::size_t i = 0; i < count; ++i) lanes.emplace_back(executor, std::numeric_limits<std::size_t>::max());
+        stops = std::make_unique<asio::cancellation_signal[]>(count);
+    }
+    std::vector<lane> lanes;
+    std::unique_ptr<asio::cancellation_signal[]> stops; // one per lane: a signal cannot move
+
+};
+
+/// Streams one participant of a fan-out into its lane, in its span, and ends the lane.
+asio::awaitable<void> pump(std::shared_ptr<fan_out> fan, std::size_t at, agent& participant, agent_run run,
+                           std::optional<telemetry::operation_span> span) {
+    lane_event end;
     try {
         update_stream stream = participant.run_streaming(std::move(run.messages), run.session, std::move(run.options));
         while (std::optional<agent_response_update> update = co_await stream.next()) {
+            claim(participant.name(), *update);
             if (span) span->add_update(*update);
-            updates.push_back(std::move(*update));
+            fan->lanes[at].try_send(boost::system::error_code(), lane_event{std::move(update), nullptr});
         }
         if (span) span->end();
     } catch (...) {
         if (span) span->fail(std::current_exception());
-        throw;
+        end.failure = std::current_exception();
     }
-    co_return updates;
+    fan->lanes[at].try_send(boost::system::error_code(), std::move(end));
 }
 
 /// Runs `each(i)` for every index at once on `executor`; the results and failures in index order.
@@ -389,13 +415,20 @@ asio::awaitable<agent_response<>> orchestration::run_core(agent_run run) {
     co_return e.take_response();
 }
 
-/* The run as a stream: a lone speaker's updates pass through as they come; a fan-out's come
-   once all its participants are done, participant by participant. What the orchestration adds
+/* The run as a stream: a lone speaker's updates pass through as they come; a fan-out's
+   participants all stream at once, and their updates come participant by participant (the
+   first one's as they come, the others' as soon as those before them are done). What the orchestration adds
    (handoffs, a conclusion) follows as updates, and a last update names the orchestration as the
    agent that answered, as the whole run's response does. */
 class orchestration::streamed_run final : public update_source {
 public:
     streamed_run(orchestration& owner, agent_run run) : engine_(owner, std::move(run), true) {}
+
+    // A reader that leaves during a fan-out stops the participants still streaming.
+    ~streamed_run() override {
+        if (fan_)
+            for (std::size_t i = 0; i < fan_->lanes.size(); ++i) fan_->stops[i].emit(asio::cancellation_type::terminal);
+    }
 
     asio::awaitable<std::optional<agent_response_update>> next() override {
         for (;;) {
@@ -415,6 +448,9 @@ public:
             case phase::streaming:
                 if (std::optional<agent_response_update> update = co_await read_speaker()) co_return update;
                 break;
+            case phase::fan_out:
+                if (std::optional<agent_response_update> update = co_await read_lane()) co_return update;
+                break;
             case phase::done:
                 co_return std::nullopt;
             }
@@ -422,7 +458,7 @@ public:
     }
 
 private:
-    enum class phase { start, next_step, streaming, done };
+    enum class phase { start, next_step, streaming, fan_out, done };
 
     asio::awaitable<void> start_step() {
         speakers_ = co_await engine_.next_step();
@@ -444,20 +480,39 @@ private:
             phase_ = phase::streaming;
             co_return;
         }
-        auto [streams, failures] = co_await all_at_once<std::vector<agent_response_update>>(
-            engine_.executor(), speakers_.size(), [&](std::size_t i) {
-                agent_run step = engine_.speaker_run(speakers_[i]);
-                std::optional<telemetry::operation_span> span = engine_.span_for(speakers_[i], step, true);
-                return drain(engine_.participant(speakers_[i]), std::move(step), std::move(span));
-            });
+        // A fan-out: every participant streams at once into its lane; the lanes are read in order.
+        fan_ = std::make_shared<fan_out>(engine_.executor(), speakers_.size());
+        failures_.assign(speakers_.size(), nullptr);
+        lane_ = 0;
         for (std::size_t i = 0; i < speakers_.size(); ++i) {
-            if (failures[i]) continue;
-            for (agent_response_update& u : streams[i]) claim(engine_.participant(speakers_[i]).name(), u);
-            engine_.record(speakers_[i], to_agent_response(streams[i]));
-            for (agent_response_update& u : streams[i]) ready_.push_back(std::move(u));
-            yield_added();
+            agent_run step = engine_.speaker_run(speakers_[i]);
+            std::optional<telemetry::operation_span> span = engine_.span_for(speakers_[i], step, true);
+            asio::co_spawn(engine_.executor(),
+                           pump(fan_, i, engine_.participant(speakers_[i]), std::move(step), std::move(span)),
+                           asio::bind_cancellation_slot(fan_->stops[i].slot(), asio::detached));
         }
-        co_await engine_.end_step(speakers_, std::move(failures));
+        phase_ = phase::fan_out;
+    }
+
+    /// The next update of the fan-out's current lane; past a lane's end, its answer is recorded.
+    asio::awaitable<std::optional<agent_response_update>> read_lane() {
+        lane_event event = co_await fan_->lanes[lane_].async_receive(asio::use_awaitable);
+        if (event.update) {
+            merged_.add(*event.update);
+            co_return std::move(event.update);
+        }
+        if (event.failure)
+            failures_[lane_] = event.failure;
+        else
+            engine_.record(speakers_[lane_], merged_.take());
+        yield_added();
+        merged_ = agent_response_builder();
+        if (++lane_ == speakers_.size()) {
+            fan_.reset();
+            phase_ = phase::next_step;
+            co_await engine_.end_step(speakers_, std::move(failures_));
+        }
+        co_return std::nullopt;
     }
 
     asio::awaitable<std::optional<agent_response_update>> read_speaker() {
@@ -498,6 +553,9 @@ private:
     std::vector<std::size_t> speakers_;
     std::optional<update_stream> stream_;
     std::optional<telemetry::operation_span> span_;
+    std::shared_ptr<fan_out> fan_; // the fan-out being read, lane by lane
+    std::size_t lane_ = 0;
+    std::vector<std::exception_ptr> failures_;
     agent_response_builder merged_;
     std::deque<agent_response_update> ready_;
 };

@@ -275,4 +275,37 @@ TEST_F(orchestrations, an_orchestration_is_a_tool_for_another_agent) {
     EXPECT_EQ(sent.back().at("content"), "Draft.\nApproved draft.");
 }
 
+TEST_F(orchestrations, a_streamed_fan_out_runs_its_participants_at_once_and_yields_the_first_live) {
+    // Each answer holds back all but its first chunk for 1.5 s: at once, the run takes about 1.5 s;
+    // one after the other, 3 s; and the first participant's first update, if live, comes long
+    // before the end.
+    using namespace std::chrono_literals;
+    auto slow = [](std::string text) {
+        scripted_reply reply = scripted_reply::stream(text);
+        reply.chunk_delays = {0ms, 1500ms};
+        return turn{.reply = std::move(reply)};
+    };
+    concurrent_orchestration fan({writer, reviewer});
+    script("writer", {slow("Draft.")});
+    script("reviewer", {slow("Fine.")});
+    const auto start = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::duration> first_update;
+    const std::vector<agent_response_update> updates = run([&]() -> boost::asio::awaitable<std::vector<agent_response_update>> {
+        std::vector<agent_response_update> all;
+        update_stream stream = fan.run_streaming("Go");
+        while (auto update = co_await stream.next()) {
+            if (!first_update && update->author_name == "writer") first_update = std::chrono::steady_clock::now() - start;
+            all.push_back(std::move(*update));
+        }
+        co_return all;
+    }());
+    const auto total = std::chrono::steady_clock::now() - start;
+    EXPECT_LT(total, 2700ms) << "the participants did not stream at once";
+    ASSERT_TRUE(first_update);
+    EXPECT_LT(*first_update, 1000ms) << "the first participant's updates were held back";
+    const std::vector<agent_response<>> answers = fan.answers_of(to_agent_response(updates).messages);
+    EXPECT_EQ(answers.at(0).text(), "Draft.");
+    EXPECT_EQ(answers.at(1).text(), "Fine.");
+}
+
 } // namespace

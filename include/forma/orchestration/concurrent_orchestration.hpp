@@ -70,8 +70,9 @@ struct concurrent_options {
     one. Without an aggregator, `run<T>` asks every participant for a T and reads the last one's.
 
     A participant that asks for approvals stops the run once the others have answered; the
-    next run brings it the answers (and the others are not asked again). A stream yields
-    each participant's updates once all have answered, participant by participant.
+    next run brings it the answers (and the others are not asked again). Streamed, all
+    participants stream at once, and their updates come participant by participant: the first
+    one's as they come, each other's (held until then) once those before it are done.
 */
 class concurrent_orchestration : public orchestration {
 public:
