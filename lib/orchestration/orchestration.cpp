@@ -3,6 +3,8 @@
 #include <forma/json/json_error.hpp>
 #include <forma/model/agent_response_builder.hpp>
 
+#include "state_writer.hpp"
+
 #include "../agent/agent_span.hpp"
 #include "../json/json_text.hpp"
 #include "../model/joined_response.hpp"
@@ -14,7 +16,6 @@
 #include <boost/asio/experimental/concurrent_channel.hpp>
 #include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/json/value_from.hpp>
 #include <boost/json/value_to.hpp>
 #include <boost/system/system_error.hpp>
 
@@ -188,7 +189,7 @@ public:
     agent& participant(std::size_t speaker) const { return *owner_.participants_[speaker]; }
 
     /// What `speaker` is given in this step: its view of the conversation, in a session of its own.
-    agent_run speaker_run(std::size_t speaker) const {
+    agent_run speaker_run(std::size_t speaker) {
         const turn t = current();
         agent_run_options options;
         options.chat_options = run_.options.chat_options;
@@ -285,7 +286,7 @@ public:
     asio::any_io_executor executor() const { return owner_.get_executor(); }
 
 private:
-    turn current() const { return turn{run_.session->history, run_.options, state_}; }
+    turn current() { return turn{run_.session->history, run_.options, state_}; }
 
     void add(chat_message message) {
         run_.session->history.push_back(message);
@@ -298,13 +299,13 @@ private:
     }
 
     asio::awaitable<void> save() {
-        run_.session->state[state_key] = boost::json::value_from(state_);
+        orchestration_detail::write_state(run_.session->state[state_key], state_);
         if (const auto& store = owner_.options_.checkpoints) co_await store->save(*run_.session);
     }
 
     orchestration& owner_;
     agent_run run_;
-    mutable orchestration_state state_;
+    orchestration_state state_;
     bool resuming_ = false;
     bool stopped_ = false;
     std::vector<std::size_t> waiting_;

@@ -1,5 +1,7 @@
 #include <forma/orchestration/orchestration_state.hpp>
 
+#include "state_writer.hpp"
+
 #include "../model/json_support.hpp"
 
 #include <array>
@@ -20,16 +22,28 @@ std::size_t read_count(const boost::json::object& o, std::string_view key) {
 
 } // namespace
 
+namespace orchestration_detail {
+
+void write_state(boost::json::value& json, const orchestration_state& state) {
+    // Members are assigned in place: a state written at every step reuses its object and strings.
+    boost::json::object& o = json.is_object() ? json.get_object() : json.emplace_object();
+    o["kind"] = state.kind;
+    o["status"] = status_names[static_cast<std::size_t>(state.status)];
+    boost::json::value& speakers = o["speakers"];
+    boost::json::array& names = speakers.is_array() ? speakers.get_array() : speakers.emplace_array();
+    names.resize(state.speakers.size());
+    for (std::size_t i = 0; i < state.speakers.size(); ++i) names[i] = state.speakers[i];
+    o["step"] = state.step;
+    o["handoffs"] = state.handoffs;
+    o["rounds"] = state.rounds;
+    o["fan_out_start"] = state.fan_out_start;
+}
+
+} // namespace orchestration_detail
+
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const orchestration_state& state) {
-    boost::json::array speakers;
-    for (const std::string& name : state.speakers) speakers.emplace_back(name);
-    json = boost::json::object{{"kind", state.kind},
-                               {"status", status_names[static_cast<std::size_t>(state.status)]},
-                               {"speakers", std::move(speakers)},
-                               {"step", state.step},
-                               {"handoffs", state.handoffs},
-                               {"rounds", state.rounds},
-                               {"fan_out_start", state.fan_out_start}};
+    json = nullptr;
+    orchestration_detail::write_state(json, state);
 }
 
 orchestration_state tag_invoke(boost::json::value_to_tag<orchestration_state>, const boost::json::value& json) {
