@@ -19,6 +19,7 @@
 #include <boost/json/value_to.hpp>
 #include <boost/system/system_error.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <limits>
 #include <utility>
@@ -78,6 +79,12 @@ orchestration_state orchestration::state_of(const agent_session& session) const 
         throw error("the session \"" + valid_utf8(session.id.str()) + "\" is in the middle of a " +
                     valid_utf8(state.kind) + " orchestration, not a " + kind_ + " one");
     return state;
+}
+
+std::size_t orchestration::max_output_retries(const agent_run_options& run_options) const {
+    std::size_t most = participants_.size() > 1 ? 1 : 0;
+    for (const auto& p : participants_) most = std::max(most, p->max_output_retries(run_options));
+    return most;
 }
 
 asio::awaitable<std::shared_ptr<agent_session>> orchestration::open_session(session_id id) {

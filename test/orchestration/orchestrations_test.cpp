@@ -308,4 +308,29 @@ TEST_F(orchestrations, a_streamed_fan_out_runs_its_participants_at_once_and_yiel
     EXPECT_EQ(answers.at(1).text(), "Fine.");
 }
 
+TEST_F(orchestrations, a_typed_stream_reads_the_last_participants_answer) {
+    sequential_orchestration line({writer, reviewer});
+    script("writer", {says("It is good, 8 of 10.")});
+    script("reviewer", {says(R"({"label":"good","score":8})")});
+    std::vector<std::string> labels_seen;
+    const verdict v = run([&]() -> boost::asio::awaitable<verdict> {
+        // Even without retries, the writer's prose is no broken verdict: the reviewer's answer follows.
+        agent_run_options no_retries;
+        no_retries.max_output_retries = 0;
+        structured_update_stream<verdict> stream = line.run_streaming<verdict>("Judge it", nullptr, std::move(no_retries));
+        std::optional<verdict> last;
+        while (auto event = co_await stream.next()) {
+            if (const auto& label = event->snapshot()[&verdict::label]; label.has_value())
+                labels_seen.push_back(label.value());
+            if (event->is_final()) last = event->result();
+        }
+        co_return *last;
+    }());
+    EXPECT_EQ(v.label, "good");
+    EXPECT_EQ(v.score, 8);
+    // The snapshots show the reviewer's answer as it comes, read afresh from its first update.
+    ASSERT_FALSE(labels_seen.empty());
+    EXPECT_EQ(labels_seen.back(), "good");
+}
+
 } // namespace

@@ -71,7 +71,7 @@ private:
 
     With tools, each turn of the model after the tools' results is read afresh:
     the snapshot shows the turn being streamed, and the final T is the last
-    turn's answer. Text the model writes beside its calls must then be JSON of
+    turn's answer. So is each turn of another author (an orchestration's participants). Text the model writes beside its calls must then be JSON of
     a T too (with a JSON Schema response format, models write none).
 */
 template <class T>
@@ -94,6 +94,11 @@ public:
             // Tool results and a retry's errors end a turn: the model's next text is a new
             // answer, read afresh.
             if (update->role == chat_role::tool() || holds_output_errors(*update)) state_->turn_ended = true;
+            // So does another agent's word (an orchestration's next participant): its answer is new.
+            if (!update->author_name.empty() && update->author_name != state_->author) {
+                if (!state_->author.empty()) state_->turn_ended = true;
+                state_->author = update->author_name;
+            }
             // Only the assistant's text is the answer (not reasoning, not refusals).
             if (!update->role || *update->role == chat_role::assistant())
                 for (const auto& content : update->contents)
@@ -156,6 +161,7 @@ private:
         agent_response_builder builder;
         bool turn_ended = false;
         bool finished = false;
+        std::string author; // who wrote the turn being read
     };
 
     update_stream inner_;

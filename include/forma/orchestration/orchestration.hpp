@@ -71,6 +71,12 @@ public:
     /// @throws error for a session of another kind of orchestration, json_error for a broken state.
     orchestration_state state_of(const agent_session& session) const;
 
+    /** The most validation retries any participant may make, and at least 1 with several
+        participants: an earlier participant's answer (prose before the last one's T) is, for a
+        stream of run<T>, an answer another follows, not an error.
+    */
+    std::size_t max_output_retries(const agent_run_options& run_options) const override;
+
     /// With `checkpoints`: the stored session, or a new one under `id`. Without: error.
     boost::asio::awaitable<std::shared_ptr<agent_session>> open_session(session_id id) override;
 
