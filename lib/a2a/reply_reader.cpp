@@ -1,5 +1,7 @@
 #include "reply_reader.hpp"
 
+#include <forma/model/awaits_input.hpp>
+
 #include "a2a_parts.hpp"
 
 #include "../json/json_members.hpp"
@@ -43,6 +45,7 @@ agent_response_update reply_reader::header(const json::value& raw) const {
         u.response_id = task_id_;
         u.additional_properties["a2a.task_id"] = task_id_;
         u.additional_properties["a2a.task_state"] = state_;
+        if (is_interrupted_state(state_)) u.additional_properties[awaits_input_property] = true;
         if (with_tokens_ && !finished()) u.continuation_token = task_token(task_id_, context_id_);
     }
     if (!context_id_.empty()) u.additional_properties["a2a.context_id"] = context_id_;

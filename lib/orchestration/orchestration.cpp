@@ -2,6 +2,7 @@
 
 #include <forma/json/json_error.hpp>
 #include <forma/model/agent_response_builder.hpp>
+#include <forma/model/awaits_input.hpp>
 
 #include "state_writer.hpp"
 
@@ -153,7 +154,7 @@ class orchestration::engine {
 public:
     /// `streamed`: the run's stream yields what the orchestration adds (take_added).
     engine(orchestration& owner, agent_run run, bool streamed)
-        : owner_(owner), run_(std::move(run)), streamed_(streamed) {}
+        : owner_(owner), run_(std::move(run)), streamed_(streamed), sessions_(owner.participants_.size()) {}
 
     /// Loads the state and adds the run's messages to the conversation.
     void start() {
@@ -195,7 +196,10 @@ public:
 
     agent& participant(std::size_t speaker) const { return *owner_.participants_[speaker]; }
 
-    /// What `speaker` is given in this step: its view of the conversation, in a session of its own.
+    /** What `speaker` is given in this step: its view of the conversation, in a session of its own.
+        A participant whose session keeps state gets it back, with the part of its view it has seen
+        as the session's history and only the rest as new messages (a remote agent has the rest
+        already); any other gets the whole view as new messages. */
     agent_run speaker_run(std::size_t speaker) {
         const turn t = current();
         agent_run_options options;
@@ -209,7 +213,20 @@ public:
             options.max_output_retries = run_.options.max_output_retries;
         }
         owner_.prepare(speaker, options, t);
-        return agent_run{owner_.view(speaker, t), participant(speaker).create_session(), std::move(options)};
+        std::vector<chat_message> view = owner_.view(speaker, t);
+        std::shared_ptr<agent_session> session = participant(speaker).create_session();
+        if (const auto memory = state_.participants.find(participant(speaker).name()); memory != state_.participants.end()) {
+            session->state = memory->second.state;
+            const std::vector<chat_message> seen(t.conversation.begin(),
+                                                 t.conversation.begin() +
+                                                     static_cast<std::ptrdiff_t>(std::min(memory->second.seen, t.conversation.size())));
+            const std::size_t old = std::min(owner_.view(speaker, turn{seen, t.options, t.state}).size(), view.size());
+            session->history.assign(std::make_move_iterator(view.begin()),
+                                    std::make_move_iterator(view.begin() + static_cast<std::ptrdiff_t>(old)));
+            view.erase(view.begin(), view.begin() + static_cast<std::ptrdiff_t>(old));
+        }
+        sessions_[speaker] = session;
+        return agent_run{std::move(view), std::move(session), std::move(options)};
     }
 
     /// The step's span of `speaker` under the run's, when the run is traced; it becomes the run's parent.
@@ -223,11 +240,13 @@ public:
 
     /// Adds `speaker`'s answer to the conversation, then what the orchestration adds after it.
     void record(std::size_t speaker, agent_response<> response) {
-        claim(participant(speaker).name(), response);
+        const std::string_view name = participant(speaker).name();
+        claim(name, response);
         std::vector<chat_message>& history = run_.session->history;
         history.insert(history.end(), response.messages.begin(), response.messages.end());
+        remember(speaker);
         std::vector<chat_message> added;
-        if (!response.approval_requests().empty()) {
+        if (!response.approval_requests().empty() || awaits_input(response)) {
             waiting_.push_back(speaker);
         } else {
             turn t = current();
@@ -295,6 +314,21 @@ public:
 private:
     turn current() { return turn{run_.session->history, run_.options, state_}; }
 
+    // Keeps what `speaker`'s session holds besides the conversation (a remote agent's context),
+    // and how much of the conversation it has seen, for its next step.
+    void remember(std::size_t speaker) {
+        const std::shared_ptr<agent_session>& session = sessions_[speaker];
+        const std::string_view name = participant(speaker).name();
+        if (!session || session->state.empty()) {
+            if (const auto memory = state_.participants.find(name); memory != state_.participants.end())
+                state_.participants.erase(memory);
+            return;
+        }
+        participant_memory& memory = state_.participants[std::string(name)];
+        memory.seen = run_.session->history.size();
+        memory.state = std::move(session->state);
+    }
+
     void add(chat_message message) {
         run_.session->history.push_back(message);
         if (!streamed_) {
@@ -318,6 +352,7 @@ private:
     std::vector<std::size_t> waiting_;
     std::optional<orchestration_error> limit_;
     bool streamed_;
+    std::vector<std::shared_ptr<agent_session>> sessions_; // each speaker's session in its last step
     std::vector<chat_message> added_;
     agent_response<> out_;
 };

@@ -37,6 +37,14 @@ void write_state(boost::json::value& json, const orchestration_state& state) {
     o["handoffs"] = state.handoffs;
     o["rounds"] = state.rounds;
     o["fan_out_start"] = state.fan_out_start;
+    if (state.participants.empty()) {
+        o.erase("participants");
+        return;
+    }
+    boost::json::object participants;
+    for (const auto& [name, memory] : state.participants)
+        participants[name] = boost::json::object{{"seen", memory.seen}, {"state", memory.state}};
+    o["participants"] = std::move(participants);
 }
 
 } // namespace orchestration_detail
@@ -63,6 +71,14 @@ orchestration_state tag_invoke(boost::json::value_to_tag<orchestration_state>, c
     state.handoffs = read_count(o, "handoffs");
     state.rounds = read_count(o, "rounds");
     state.fan_out_start = read_count(o, "fan_out_start");
+    const boost::json::object participants = read_object(o, "participants");
+    for (const auto& member : participants)
+        at_member("participants", [&] {
+            at_member(member.key(), [&] {
+                const boost::json::object& memory = expect_object(member.value(), "participant memory");
+                state.participants[std::string(member.key())] = {read_count(memory, "seen"), read_object(memory, "state")};
+            });
+        });
     return state;
 }
 

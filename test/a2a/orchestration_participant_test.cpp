@@ -3,6 +3,7 @@
 #include <forma/a2a.hpp>
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/model/agent_response_builder.hpp>
+#include <forma/model/awaits_input.hpp>
 #include <forma/openai/chat_client.hpp>
 #include <forma/orchestration.hpp>
 #include <forma/testing/model_server.hpp>
@@ -89,6 +90,41 @@ TEST_F(a2a_participant, a_remote_agent_answers_in_a_sequence_after_a_local_one) 
     EXPECT_EQ(r.messages[1].author_name, "forma test agent");
     // The remote agent gets the conversation so far as one A2A message; its first text is the question.
     EXPECT_EQ(r.messages[1].text(), "Hello! You said: hello line");
+}
+
+TEST_F(a2a_participant, a_remote_agents_question_pauses_the_orchestration_and_the_answer_goes_to_it) {
+    forma::sequential_orchestration line({remote, triage});
+    for (const bool streamed : {false, true}) {
+        SCOPED_TRACE(streamed ? "streamed" : "whole");
+        auto ask = [&](std::string text, std::shared_ptr<forma::agent_session> session) {
+            if (!streamed) return run(line.run(std::move(text), session));
+            auto stream = line.run_streaming(std::move(text), session);
+            return run([&]() -> asio::awaitable<forma::agent_response<>> {
+                forma::agent_response_builder merged;
+                while (auto update = co_await stream.next()) merged.add(std::move(*update));
+                co_return merged.take();
+            }());
+        };
+        auto session = line.create_session();
+        const forma::agent_response<> question = ask("weather, please", session);
+        EXPECT_EQ(question.text(), "Which city?");
+        EXPECT_TRUE(forma::awaits_input(question));
+        forma::orchestration_state state = line.state_of(*session);
+        EXPECT_EQ(state.status, forma::orchestration_status::waiting);
+        EXPECT_EQ(state.speakers, (std::vector<std::string>{"forma test agent"}));
+        ASSERT_EQ(state.participants.count("forma test agent"), 1u) << "its A2A context and task are kept";
+        EXPECT_TRUE(model.requests().empty()) << "the line stopped at the question";
+
+        // The answer goes to the remote agent alone, in its task; then the line goes on.
+        model.enqueue(streamed ? scripted_reply::stream("Noted.") : scripted_reply::completion("Noted."));
+        const forma::agent_response<> answered = ask("Oslo", session);
+        ASSERT_EQ(answered.messages.size(), 2u);
+        EXPECT_EQ(answered.messages[0].text(), "Sunny in Oslo");
+        EXPECT_EQ(answered.messages[1].author_name, "triage");
+        EXPECT_EQ(line.state_of(*session).status, forma::orchestration_status::idle);
+        EXPECT_EQ(model.requests().size(), 1u);
+        model.clear_requests();
+    }
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // tasks waited for, streamed, polled, resumed and canceled, input-required, contexts, faults.
 #include <forma/a2a.hpp>
 #include <forma/model/agent_response_builder.hpp>
+#include <forma/model/awaits_input.hpp>
 
 #include "support/bounded_run.hpp"
 #include "a2a_test_agent.hpp"
@@ -239,6 +240,7 @@ TEST_F(remote_agent, input_required_asks_the_caller_and_the_next_run_answers_in_
     const auto question = ask("weather", session);
     EXPECT_EQ(question.text(), "Which city?");
     EXPECT_EQ(state_of(question), "input-required");
+    EXPECT_TRUE(forma::awaits_input(question));
     EXPECT_FALSE(question.continuation_token);
 
     const auto answer = ask("Paris", session);

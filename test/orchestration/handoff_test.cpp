@@ -4,6 +4,7 @@
 #include "orchestration_support.hpp"
 
 #include <forma/model/agent_response_builder.hpp>
+#include <forma/testing/scripted_chat_client.hpp>
 #include <forma/tools.hpp>
 
 #include <boost/describe.hpp>
@@ -18,6 +19,13 @@ struct refund_request {
     std::string order;
 };
 BOOST_DESCRIBE_STRUCT(refund_request, (), (order))
+
+// A named agent that is never run, for tests of what is checked before any run.
+std::shared_ptr<agent> participant_stub(std::string name) {
+    static boost::asio::io_context unused;
+    static forma::testing::scripted_chat_client model(unused.get_executor());
+    return std::make_shared<chat_client_agent>(model, chat_client_agent_options{.name = std::move(name)});
+}
 
 class handoff : public fixture {
 protected:
@@ -194,6 +202,37 @@ TEST_F(handoff, bad_configurations_are_refused_with_the_name_at_fault) {
     session->history.emplace_back(chat_role::user(), "hi");
     session->state[orchestration::state_key] = boost::json::value_from(orchestration_state{.kind = "sequential"});
     EXPECT_THROW(run(desk.run("again", session)), error) << "a session of another kind of orchestration";
+}
+
+TEST(orchestration_state_json, round_trips_and_a_broken_state_is_named_where_it_breaks) {
+    orchestration_state state{.kind = "handoff",
+                              .status = orchestration_status::waiting,
+                              .speakers = {"billing"},
+                              .step = 3,
+                              .handoffs = 2,
+                              .rounds = 0,
+                              .fan_out_start = 4,
+                              .participants = {{"remote desk", {7, boost::json::object{{"a2a", {{"context_id", "c-1"}}}}}}}};
+    const boost::json::value json = boost::json::value_from(state);
+    EXPECT_EQ(boost::json::value_to<orchestration_state>(json), state);
+    EXPECT_EQ(boost::json::value_to<orchestration_state>(boost::json::parse(boost::json::serialize(json))), state);
+
+    handoff_orchestration desk({participant_stub("a"), participant_stub("b")});
+    agent_session broken;
+    broken.state[orchestration::state_key] = boost::json::parse(R"({"kind":"handoff","status":"sleeping"})");
+    try {
+        desk.state_of(broken);
+        FAIL();
+    } catch (const json_error& e) {
+        EXPECT_EQ(e.path(), "/state/orchestration/status");
+    }
+    broken.state[orchestration::state_key] = boost::json::parse(R"({"kind":"handoff","participants":{"a":{"seen":-1}}})");
+    try {
+        desk.state_of(broken);
+        FAIL();
+    } catch (const json_error& e) {
+        EXPECT_EQ(e.path(), "/state/orchestration/participants/a/seen");
+    }
 }
 
 } // namespace

@@ -52,7 +52,8 @@ struct agent_options {
       streaming, follows it (tasks/resubscribe). Without, the run waits for the task (following
       its stream, or polling) up to `task_timeout`.
     - `input-required`: the response is the agent's question (additional property
-      "a2a.task_state" says so); the next run on the same session answers it, in the same task.
+      "a2a.task_state" says so, and awaits_input(response) is true); the next run on the same
+      session answers it, in the same task.
     - The session keeps the A2A context id (`state["a2a"]`), so a conversation continues.
     - A task that fails, is rejected or canceled, a card that is missing or wrong, a broken
       connection, a JSON-RPC error: a2a_error naming the agent.

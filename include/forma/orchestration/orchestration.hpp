@@ -38,13 +38,17 @@ struct orchestration_options {
     conversation, every participant's messages in it under the participant's name
     (`author_name`), and its state holds where the orchestration stands
     (orchestration_state), so that a run can stop and another go on:
-    - a participant that asks for approvals ends the run with its requests (primary output);
-      the next run on the session brings the answers to it, and the orchestration goes on;
+    - a participant that asks for approvals, or asks a question (awaits_input: a remote A2A
+      agent's task in `input-required`), ends the run with its requests or its question
+      (primary output); the next run on the session brings the answers to it, and the
+      orchestration goes on;
     - a participant that fails ends the run with an orchestration_error naming it; the next
       run tries that step again.
     With `checkpoints`, the session is saved before every step.
 
-    A participant runs in a fresh session of its own holding the conversation it is given,
+    A participant runs in a fresh session of its own holding the conversation it is given (a
+    participant whose session keeps state, as a remote A2A agent keeps its context, gets that
+    state back and only the part of the conversation it has not seen),
     with the run's chat options, its trace (under a telemetry_agent over the orchestration,
     each step is an `invoke_agent {participant}` span under the orchestration's) and, where the
     orchestration says it may answer last, the run's response format: `run<T>` reads the last

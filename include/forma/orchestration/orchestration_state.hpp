@@ -1,9 +1,12 @@
 #pragma once
 
 #include <boost/json/conversion.hpp>
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <cstddef>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,10 +24,24 @@ enum class orchestration_status {
     waiting,
 };
 
+/** What a participant that keeps state in its session (a remote A2A agent: its context, a task
+    that waits for an answer) has of the conversation between its steps.
+*/
+struct participant_memory {
+    /// Messages of the conversation it has seen: the next step gives it only its view of the rest
+    /// as new messages (the part seen goes in as its session's history).
+    std::size_t seen = 0;
+    /// Its session's state after its last step, given back to it at its next.
+    boost::json::object state;
+
+    friend bool operator==(const participant_memory&, const participant_memory&) = default;
+};
+
 /** An orchestration's place in a conversation, kept in the session's state under
     orchestration::state_key as JSON, so that another process resumes it: a checkpoint.
 
-    JSON: `{"kind", "status", "speakers", "step", "handoffs", "rounds", "fan_out_start"}`.
+    JSON: `{"kind", "status", "speakers", "step", "handoffs", "rounds", "fan_out_start",
+    "participants"?: {name: {"seen", "state"}}}`.
 */
 struct orchestration_state {
     /// The orchestration's kind ("handoff", "sequential", "concurrent", "group_chat"); a session
@@ -44,6 +61,9 @@ struct orchestration_state {
     /// Messages of the conversation before the current run's new ones: where a fan-out's
     /// answers start (concurrent_orchestration).
     std::size_t fan_out_start = 0;
+    /// The participants whose sessions keep state, by name (chat agents keep none: each step
+    /// gives them the whole conversation in a fresh session).
+    std::map<std::string, participant_memory, std::less<>> participants;
 
     friend bool operator==(const orchestration_state&, const orchestration_state&) = default;
 };
