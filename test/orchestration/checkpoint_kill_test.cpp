@@ -16,6 +16,8 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,7 +28,7 @@ namespace asio = boost::asio;
 
 /// A process's orchestration: writer, reviewer and editor over one model server, checkpointed in Redis.
 struct desk {
-    desk(asio::io_context& io, forma::testing::model_server& server, const forma_test::redis_server& redis) {
+    desk(asio::io_context& io, forma::testing::model_server& server, const forma::redis::client_options& redis) {
         forma::openai::client_options o;
         o.base_url = server.base_url();
         o.api_key = "sk-test";
@@ -38,7 +40,7 @@ struct desk {
             team.push_back(std::make_shared<forma::chat_client_agent>(
                 *client, forma::chat_client_agent_options{.name = name, .instructions = std::string("agent:") + name}));
         store = std::make_shared<forma::redis::session_store>(
-            std::make_shared<forma::redis::client>(io.get_executor(), redis.client_options()));
+            std::make_shared<forma::redis::client>(io.get_executor(), redis));
         line.emplace(std::move(team), forma::sequential_options{.orchestration = {.checkpoints = store}});
     }
     std::shared_ptr<forma::openai::chat_client> client;
@@ -53,26 +55,47 @@ std::string agent_of(const forma::testing::received_request& request) {
     return system.substr(system.find(':') + 1);
 }
 
+constexpr const char* port_variable = "FORMA_CHECKPOINT_REDIS_PORT";
+
+// The first process's part, in a child that re-executes this binary (a fork alone is not safe:
+// the redis-server helper runs a thread). The writer answers; the reviewer's request kills the
+// process, as a crash or a deploy would, after the checkpoint of its step was saved.
+TEST(orchestration_checkpoints, DISABLED_first_process) {
+    const char* port = std::getenv(port_variable);
+    if (!port) GTEST_SKIP() << "run by a_process_killed_mid_step_loses_only_that_step";
+    asio::io_context io;
+    forma::testing::model_server server(io.get_executor());
+    server.set_handler([](const forma::testing::received_request& r) -> std::optional<scripted_reply> {
+        if (agent_of(r) == "reviewer") ::raise(SIGKILL);
+        return scripted_reply::completion("Draft one.");
+    });
+    forma::redis::client_options redis;
+    redis.host = "127.0.0.1";
+    redis.port = static_cast<unsigned short>(std::stoi(port));
+    desk first(io, server, redis);
+    try {
+        forma_test::run_bounded(io, first.line->run("Write a note", forma::session_id("s-kill")), std::chrono::seconds(20));
+    } catch (...) {
+    }
+    ::_exit(3); // not killed: the parent reports it
+}
+
 TEST(orchestration_checkpoints, a_process_killed_mid_step_loses_only_that_step) {
     forma_test::redis_server redis;
+    // Built before fork: the child only calls what is safe between fork and exec.
+    std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    std::string filter = "--gtest_filter=orchestration_checkpoints.DISABLED_first_process";
+    std::string disabled = "--gtest_also_run_disabled_tests";
+    std::string port = std::string(port_variable) + "=" + std::to_string(redis.port());
+    std::vector<char*> argv{self.data(), filter.data(), disabled.data(), nullptr};
+    std::vector<char*> environment{port.data()};
+    for (char** variable = environ; *variable; ++variable) environment.push_back(*variable);
+    environment.push_back(nullptr);
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
-        // The first process: the writer answers; the reviewer's request kills the process, as a
-        // crash or a deploy would, after the checkpoint of its step was saved.
-        try {
-            asio::io_context io;
-            forma::testing::model_server server(io.get_executor());
-            server.set_handler([](const forma::testing::received_request& r) -> std::optional<scripted_reply> {
-                if (agent_of(r) == "reviewer") ::raise(SIGKILL);
-                return scripted_reply::completion("Draft one.");
-            });
-            desk first(io, server, redis);
-            forma_test::run_bounded(io, first.line->run("Write a note", forma::session_id("s-kill")),
-                                    std::chrono::seconds(20));
-        } catch (...) {
-        }
-        ::_exit(3); // not killed: the parent reports it
+        ::execve(self.c_str(), argv.data(), environment.data());
+        ::_exit(127);
     }
     int status = 0;
     ASSERT_EQ(::waitpid(child, &status, 0), child);
@@ -87,7 +110,7 @@ TEST(orchestration_checkpoints, a_process_killed_mid_step_loses_only_that_step) 
         asked.push_back(agent_of(r));
         return scripted_reply::completion(asked.back() == "reviewer" ? "Looks good." : "Final.");
     });
-    desk second(io, server, redis);
+    desk second(io, server, redis.client_options());
     const std::optional<forma::agent_session> saved =
         forma_test::run_bounded(io, second.store->load(forma::session_id("s-kill")), std::chrono::seconds(20));
     ASSERT_TRUE(saved);
