@@ -9,6 +9,7 @@
 #include <forma/testing/model_server.hpp>
 
 #include "a2a_test_agent.hpp"
+#include "openai/loopback.hpp"
 #include "support/bounded_run.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -29,12 +30,7 @@ protected:
                                                      forma::a2a::agent_options{.base_url = server->url()});
         // A remote agent is named by its card: read it before the orchestration is made.
         run(remote->connect());
-        forma::openai::client_options o;
-        o.base_url = model.base_url();
-        o.api_key = "sk-test";
-        o.model = "forma-local";
-        o.trust.ca_certificates = model.certificate_pem();
-        client = std::make_shared<forma::openai::chat_client>(io.get_executor(), o);
+        client = std::make_shared<forma::openai::chat_client>(io.get_executor(), loopback::client_options_for(model));
         triage = std::make_shared<forma::chat_client_agent>(*client, forma::chat_client_agent_options{.name = "triage"});
     }
 

@@ -32,6 +32,14 @@ protected:
         return forecast{q.city, 5};
     });
     function_tool clock = make_tool("get_time", "The time", [] { return std::string("12:00"); });
+
+    /// A planner with the weather tool under telemetry without message contents.
+    std::shared_ptr<agent> traced_planner(std::shared_ptr<telemetry::in_memory_exporter> memory) {
+        return agent_builder(std::make_shared<chat_client_agent>(
+                                 model, chat_client_agent_options{.name = "planner", .tools = {weather}}))
+            .use_telemetry({.exporter = std::move(memory), .sensitive_data = false})
+            .build();
+    }
 };
 
 TEST_F(agent_tools, an_agent_offers_its_tools_and_a_run_adds_or_replaces_by_name) {
@@ -158,10 +166,7 @@ TEST_F(agent_tools, each_call_is_an_execute_tool_span_under_the_run) {
 
 TEST_F(agent_tools, a_streamed_run_hands_its_trace_to_the_model_calls_and_the_tool_calls_too) {
     auto memory = std::make_shared<telemetry::in_memory_exporter>();
-    auto agent = agent_builder(std::make_shared<chat_client_agent>(
-                                   model, chat_client_agent_options{.name = "planner", .tools = {weather}}))
-                     .use_telemetry({.exporter = memory, .sensitive_data = false})
-                     .build();
+    auto agent = traced_planner(memory);
     model.add_response(calls_turn({call("c1", "get_weather", R"({"city":"Oslo"})")}));
     model.add_response(answer_turn("ok"));
     run(drain(agent->run_streaming("Go")));
@@ -180,10 +185,7 @@ TEST_F(agent_tools, a_streamed_run_hands_its_trace_to_the_model_calls_and_the_to
 
 TEST_F(agent_tools, without_sensitive_data_arguments_and_results_are_not_recorded) {
     auto memory = std::make_shared<telemetry::in_memory_exporter>();
-    auto agent = agent_builder(std::make_shared<chat_client_agent>(
-                                   model, chat_client_agent_options{.name = "planner", .tools = {weather}}))
-                     .use_telemetry({.exporter = memory, .sensitive_data = false})
-                     .build();
+    auto agent = traced_planner(memory);
     model.add_response(calls_turn({call("c1", "get_weather", R"({"city":"Oslo"})")}));
     model.add_response(answer_turn("ok"));
     run(agent->run("Go"));

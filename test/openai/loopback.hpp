@@ -23,6 +23,19 @@ namespace loopback {
 
 namespace asio = boost::asio;
 
+/// Options that reach `s` and trust its certificate, with short waits.
+inline forma::openai::client_options client_options_for(const forma::testing::model_server& s) {
+    forma::openai::client_options o;
+    o.base_url = s.base_url();
+    o.api_key = "sk-test-secret-key-0123456789";
+    o.model = "forma-local";
+    o.trust.ca_certificates = s.certificate_pem();
+    o.retry.initial_backoff = std::chrono::milliseconds(5);
+    o.retry.max_backoff = std::chrono::milliseconds(20);
+    o.timeouts.idle = std::chrono::seconds(10);
+    return o;
+}
+
 class fixture : public ::testing::Test {
 protected:
     /// Starts the server (once per test); later calls return it.
@@ -39,17 +52,7 @@ protected:
     }
 
     /// Options that reach the server and trust its certificate, with short waits.
-    forma::openai::client_options options_for(forma::testing::model_server& s) {
-        forma::openai::client_options o;
-        o.base_url = s.base_url();
-        o.api_key = "sk-test-secret-key-0123456789";
-        o.model = "forma-local";
-        o.trust.ca_certificates = s.certificate_pem();
-        o.retry.initial_backoff = std::chrono::milliseconds(5);
-        o.retry.max_backoff = std::chrono::milliseconds(20);
-        o.timeouts.idle = std::chrono::seconds(10);
-        return o;
-    }
+    forma::openai::client_options options_for(forma::testing::model_server& s) { return client_options_for(s); }
 
     /** Runs `operation` to its end on the io_context and returns its result (or throws its
         error). Fails the test, rather than hang, after `limit`.

@@ -1,5 +1,6 @@
 // Checkpoints on a real redis-server: a process running an orchestration is killed (SIGKILL)
 // in the middle of a step, and another process goes on from the checkpoint taken before it.
+#include "openai/loopback.hpp"
 #include "support/bounded_run.hpp"
 #include "support/redis_server.hpp"
 
@@ -29,12 +30,7 @@ namespace asio = boost::asio;
 /// A process's orchestration: writer, reviewer and editor over one model server, checkpointed in Redis.
 struct desk {
     desk(asio::io_context& io, forma::testing::model_server& server, const forma::redis::client_options& redis) {
-        forma::openai::client_options o;
-        o.base_url = server.base_url();
-        o.api_key = "sk-test";
-        o.model = "forma-local";
-        o.trust.ca_certificates = server.certificate_pem();
-        client = std::make_shared<forma::openai::chat_client>(io.get_executor(), o);
+        client = std::make_shared<forma::openai::chat_client>(io.get_executor(), loopback::client_options_for(server));
         std::vector<std::shared_ptr<forma::agent>> team;
         for (const char* name : {"writer", "reviewer", "editor"})
             team.push_back(std::make_shared<forma::chat_client_agent>(
