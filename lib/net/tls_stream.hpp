@@ -96,6 +96,17 @@ public:
             std::forward<Token>(token));
     }
 
+    /// The server's side of the handshake.
+    template <class Token>
+    auto async_accept(Token&& token) {
+        return run(
+            [](SSL* ssl, std::size_t& done) {
+                done = 0;
+                return SSL_accept(ssl);
+            },
+            std::forward<Token>(token));
+    }
+
     template <class MutableBuffers, class Token>
     auto async_read_some(const MutableBuffers& buffers, Token&& token) {
         const auto buffer = first_nonempty<boost::asio::mutable_buffer>(buffers);

@@ -1,0 +1,51 @@
+// Routes answered on the streams of a Beast server of the user's.
+#include <forma/net/beast_routes.hpp>
+
+#include "server_connection.hpp"
+#include "server_writer.hpp"
+
+namespace forma::net {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+// The write deadline of server_writer, kept by the tcp_stream under `Stream`.
+struct stream_expiry {
+    beast::tcp_stream& tcp;
+    void arm(std::chrono::milliseconds d) {
+        if (d.count() > 0) tcp.expires_after(d);
+    }
+    void disarm() { tcp.expires_never(); }
+};
+
+template <class Stream>
+asio::awaitable<bool> answer(const http_routes& routes, http::request<http::string_body> message, Stream& stream,
+                             beast::tcp_stream& tcp, std::chrono::milliseconds write_timeout, bool secure) {
+    server_request request = detail::request_head(message, tcp.socket(), secure);
+    request.body = std::move(message.body());
+    stream_expiry expiry{tcp};
+    detail::server_writer<Stream, stream_expiry> writer(stream, expiry, write_timeout, message.keep_alive());
+    try {
+        co_await routes.handle(request, writer);
+    } catch (...) {
+        co_return false; // the peer went, a write took too long, or the handler failed mid-stream
+    }
+    co_return writer.complete() && writer.keep_alive();
+}
+
+} // namespace
+
+asio::awaitable<bool> serve_request(const http_routes& routes, http::request<http::string_body> request, beast::tcp_stream& stream,
+                                    std::chrono::milliseconds write_timeout) {
+    co_return co_await answer(routes, std::move(request), stream, stream, write_timeout, false);
+}
+
+asio::awaitable<bool> serve_request(const http_routes& routes, http::request<http::string_body> request,
+                                    beast::ssl_stream<beast::tcp_stream>& stream, std::chrono::milliseconds write_timeout) {
+    co_return co_await answer(routes, std::move(request), stream, stream.next_layer(), write_timeout, true);
+}
+
+} // namespace forma::net

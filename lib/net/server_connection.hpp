@@ -1,0 +1,232 @@
+#pragma once
+// One accepted connection of http_server: reading each request within the limits, answering it
+// by the routes, and closing. Private to lib/net.
+
+#include <forma/net/http_routes.hpp>
+#include <forma/net/server_options.hpp>
+
+#include "../text/ascii.hpp"
+#include "server_writer.hpp"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace forma::net::detail {
+
+struct server_counters {
+    std::size_t connections = 0;
+    std::size_t requests = 0;
+};
+
+/// The head of a request as a server_request (no body yet).
+template <class Message>
+server_request request_head(const Message& message, const boost::asio::ip::tcp::socket& socket, bool secure) {
+    server_request request;
+    request.method = std::string(message.method_string());
+    request.target = std::string(message.target());
+    const std::size_t question = request.target.find('?');
+    request.path = request.target.substr(0, question);
+    if (question != std::string::npos) request.query = request.target.substr(question + 1);
+    for (const auto& field : message) request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    boost::system::error_code ec;
+    const auto peer = socket.remote_endpoint(ec);
+    if (!ec) request.remote_address = peer.address().to_string() + ":" + std::to_string(peer.port());
+    request.secure = secure;
+    return request;
+}
+
+class server_connection : public std::enable_shared_from_this<server_connection> {
+public:
+    explicit server_connection(boost::asio::ip::tcp::socket s) : socket(std::move(s)), timer_(socket.get_executor()) {}
+
+    /// The socket is closed when `d` passes (zero: no limit) unless disarm() comes first.
+    void arm(std::chrono::milliseconds d) {
+        if (d.count() <= 0) return disarm();
+        timer_.expires_after(d);
+        timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+            if (ec) return;
+            // Ends the read or write that waits; the connection may still answer (408) before it closes.
+            self->timed_out_ = true;
+            boost::system::error_code ignored;
+            self->socket.cancel(ignored);
+        });
+    }
+    void disarm() { timer_.cancel(); }
+
+    void close() noexcept {
+        boost::system::error_code ignored;
+        socket.close(ignored);
+        timer_.cancel();
+    }
+    bool closed() const noexcept { return !socket.is_open(); }
+    /// A request is being handled (its body read, its handler running).
+    bool busy() const noexcept { return busy_; }
+    /// Ends the running handler (terminal cancellation) and the connection.
+    void cancel_request() {
+        cancel_.emit(boost::asio::cancellation_type::terminal);
+        close();
+    }
+
+    /// Answers a connection that is not served (too many): the routes' default error shape, then close.
+    boost::asio::awaitable<void> refuse(const http_routes& routes, unsigned status, std::string message) {
+        http_reply reply = (*routes.find("", "").shape)(status, message);
+        reply.headers.emplace_back("Retry-After", "1");
+        server_writer<boost::asio::ip::tcp::socket, server_connection> writer(socket, *this, std::chrono::seconds(5), false);
+        try {
+            co_await writer.send(std::move(reply));
+        } catch (const boost::system::system_error&) {
+        }
+    }
+
+    /// Reads and answers requests on `stream` until one ends the connection.
+    template <class Stream>
+    boost::asio::awaitable<void> serve_requests(Stream& stream, const http_routes& routes, const server_options& options,
+                                                server_counters& counters, const bool& stopping) {
+        namespace http = boost::beast::http;
+        namespace asio = boost::asio;
+        using boost::system::error_code;
+        constexpr bool secure = !std::is_same_v<Stream, asio::ip::tcp::socket>;
+        bool first = true;
+        for (;;) {
+            http::request_parser<http::string_body> parser;
+            parser.header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(options.max_header_size, UINT32_MAX)));
+            parser.body_limit(boost::none); // the body's limit is checked below, where the route words the error
+            error_code ec;
+            arm(first ? options.header_timeout : options.idle_timeout);
+            co_await http::async_read_header(stream, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+            disarm();
+            first = false;
+            const auto& shape = *routes.find("", "").shape;
+            if (ec) {
+                // A client that leaves between requests is no error; one that sent part of a head is answered.
+                if (timed_out_ && parser.got_some()) {
+                    co_await answer(stream, shape(408, "the request head did not arrive within the server's time"), options);
+                } else if (ec == http::error::header_limit) {
+                    co_await answer(stream, shape(431, "the request head is longer than the server's limit of " +
+                                                          std::to_string(options.max_header_size) + " bytes"), options);
+                } else if (!timed_out_ && ec.category() == http::make_error_code(http::error::bad_target).category() && ec != http::error::end_of_stream &&
+                           ec != http::error::partial_message) {
+                    co_await answer(stream, shape(400, "the request is not HTTP/1.1: " + ec.message()), options);
+                }
+                co_return;
+            }
+            server_request request = request_head(parser.get(), socket, secure);
+            busy_ = true; // from here on, stop() lets the request finish
+            const http_routes::match route = routes.find(request.method, request.path);
+            const error_shape& route_shape = *route.shape;
+            if (stopping) {
+                co_await answer(stream, with_retry(route_shape(503, "the server is shutting down")), options);
+                co_return;
+            }
+            if (options.authenticate) {
+                if (std::optional<access_denied> denied = options.authenticate(request)) {
+                    http_reply reply = route_shape(denied->status, denied->message);
+                    reply.headers.insert(reply.headers.end(), denied->headers.begin(), denied->headers.end());
+                    co_await answer(stream, std::move(reply), options);
+                    co_return;
+                }
+            }
+            if (const auto length = parser.content_length(); length && *length > options.max_body_size) {
+                co_await answer(stream, route_shape(413, "the request body of " + std::to_string(*length) +
+                                                             " bytes is longer than the server's limit of " +
+                                                             std::to_string(options.max_body_size) + " bytes"), options);
+                co_return;
+            }
+            if (counters.requests >= options.max_requests) {
+                co_await answer(stream, with_retry(route_shape(503, "the server is handling as many requests as it may; try again later")), options);
+                co_return;
+            }
+            if (const std::string* expect = request.header("Expect"); expect && text_detail::iequals(*expect, "100-continue")) {
+                static constexpr std::string_view go_on = "HTTP/1.1 100 Continue\r\n\r\n";
+                co_await asio::async_write(stream, asio::buffer(go_on.data(), go_on.size()), asio::redirect_error(asio::use_awaitable, ec));
+                if (ec) co_return;
+            }
+            parser.body_limit(options.max_body_size);
+            arm(options.body_timeout);
+            co_await http::async_read(stream, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+            disarm();
+            if (ec) {
+                if (timed_out_) {
+                    co_await answer(stream, route_shape(408, "the request body did not arrive within the server's time"), options);
+                } else if (ec == http::error::body_limit) {
+                    co_await answer(stream, route_shape(413, "the request body is longer than the server's limit of " +
+                                                                 std::to_string(options.max_body_size) + " bytes"), options);
+                } else if (ec.category() == http::make_error_code(http::error::bad_target).category() && ec != http::error::partial_message) {
+                    co_await answer(stream, route_shape(400, "the request is not HTTP/1.1: " + ec.message()), options);
+                }
+                co_return;
+            }
+            request.body = std::move(parser.get().body());
+            const bool keep_alive = parser.get().keep_alive();
+
+            ++counters.requests;
+            server_writer<Stream, server_connection> writer(stream, *this, options.write_timeout, keep_alive && !stopping);
+            bool failed = false;
+            try {
+                co_await asio::co_spawn(socket.get_executor(), routes.handle(request, writer),
+                                        asio::bind_cancellation_slot(cancel_.slot(), asio::use_awaitable));
+            } catch (...) {
+                failed = true; // a write failed, or the handler failed mid-stream: the response is cut
+            }
+            --counters.requests;
+            busy_ = false;
+            if (failed || !writer.complete() || !writer.keep_alive() || stopping || closed()) co_return;
+        }
+    }
+
+    /// Stops sending, then reads what the peer still sends (at most a second) before closing:
+    /// closing with unread input resets the connection, which can destroy an answer not yet read.
+    boost::asio::awaitable<void> close_gracefully() {
+        using boost::system::error_code;
+        if (closed()) co_return;
+        error_code ec;
+        socket.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ec);
+        arm(std::chrono::seconds(1));
+        char sink[1024];
+        while (!ec) co_await socket.async_read_some(boost::asio::buffer(sink), boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+        close();
+    }
+
+    boost::asio::ip::tcp::socket socket;
+
+private:
+    static http_reply with_retry(http_reply reply) {
+        reply.headers.emplace_back("Retry-After", "1");
+        return reply;
+    }
+
+    // An answer after which the connection closes.
+    template <class Stream>
+    boost::asio::awaitable<void> answer(Stream& stream, http_reply reply, const server_options& options) {
+        if (closed()) co_return;
+        server_writer<Stream, server_connection> writer(stream, *this, options.write_timeout, false);
+        try {
+            co_await writer.send(std::move(reply));
+        } catch (const boost::system::system_error&) {
+        }
+    }
+
+    boost::asio::steady_timer timer_;
+    boost::beast::flat_buffer buffer_;
+    boost::asio::cancellation_signal cancel_;
+    bool timed_out_ = false;
+    bool busy_ = false;
+};
+
+} // namespace forma::net::detail

@@ -1,0 +1,79 @@
+#pragma once
+// A raw HTTP/1.1 client for the server tests: writes exactly the bytes a test gives (hostile
+// ones included) and reads responses with Beast's parser.
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace forma_test {
+
+namespace raw_http {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using tcp = asio::ip::tcp;
+using response = http::response<http::string_body>;
+
+class connection {
+public:
+    explicit connection(tcp::socket s) : socket_(std::move(s)) {}
+
+    static asio::awaitable<connection> open(unsigned short port) {
+        tcp::socket socket(co_await asio::this_coro::executor);
+        co_await socket.async_connect({asio::ip::make_address("127.0.0.1"), port}, asio::use_awaitable);
+        co_return connection(std::move(socket));
+    }
+
+    asio::awaitable<void> send(std::string_view bytes) {
+        co_await asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), asio::use_awaitable);
+    }
+
+    /// The next response, or nullopt when the server closed the connection first.
+    asio::awaitable<std::optional<response>> read() {
+        http::response_parser<http::string_body> parser;
+        parser.body_limit(64 * 1024 * 1024);
+        boost::system::error_code ec;
+        co_await http::async_read(socket_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) co_return std::nullopt;
+        co_return parser.release();
+    }
+
+    /// Whether the server closes the connection (reads until it does; false when it sends bytes).
+    asio::awaitable<bool> closed_by_server() {
+        char byte;
+        boost::system::error_code ec;
+        if (buffer_.size() != 0) co_return false;
+        co_await socket_.async_read_some(asio::buffer(&byte, 1), asio::redirect_error(asio::use_awaitable, ec));
+        co_return bool(ec);
+    }
+
+    tcp::socket& socket() { return socket_; }
+
+private:
+    tcp::socket socket_;
+    boost::beast::flat_buffer buffer_;
+};
+
+/// "POST <target> HTTP/1.1" with a Content-Length body and the given extra header lines.
+inline std::string post(std::string_view target, std::string_view body, std::string_view extra_headers = {}) {
+    return "POST " + std::string(target) + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n" +
+           std::string(extra_headers) + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
+}
+
+inline std::string get(std::string_view target, std::string_view extra_headers = {}) {
+    return "GET " + std::string(target) + " HTTP/1.1\r\nHost: test\r\n" + std::string(extra_headers) + "\r\n";
+}
+
+} // namespace raw_http
+
+} // namespace forma_test

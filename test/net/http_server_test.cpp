@@ -1,0 +1,479 @@
+// forma::net::http_server and http_routes: routing, streaming, keep-alive, limits, hostile
+// clients, authentication, TLS, graceful stop, and routes mounted in a Beast server of one's own.
+#include <forma/net/beast_routes.hpp>
+#include <forma/net/http_server.hpp>
+#include <forma/testing/self_signed_certificate.hpp>
+
+#include "http_client_stub.hpp"
+#include "support/bounded_run.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/beast/http/write.hpp>
+#include <boost/json/parse.hpp>
+
+#include <gtest/gtest.h>
+
+// ASSERT_TRUE returns, which a coroutine cannot.
+#define CO_ASSERT_TRUE(condition)                        \
+    if (!(condition)) {                                  \
+        ADD_FAILURE() << "expected: " #condition;        \
+        co_return;                                       \
+    }
+
+namespace {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+namespace json = boost::json;
+using namespace std::chrono_literals;
+using forma::net::http_reply;
+using forma::net::http_routes;
+using forma::net::http_server;
+using forma::net::response_writer;
+using forma::net::server_options;
+using forma::net::server_request;
+using forma_test::raw_http::connection;
+
+/// A server on the test's io_context; finish() stops it and waits until run() has returned.
+class running_server {
+public:
+    running_server(asio::io_context& io, http_routes routes, server_options options = {})
+        : server_(io.get_executor(), std::move(routes), std::move(options)), ended_(io, asio::steady_timer::time_point::max()) {
+        server_.listen({});
+        asio::co_spawn(io, [this]() -> asio::awaitable<void> {
+            co_await server_.run();
+            done_ = true;
+            ended_.cancel();
+        }, asio::detached);
+    }
+
+    unsigned short port() const { return server_.port(); }
+    http_server& server() { return server_; }
+    bool done() const { return done_; }
+
+    asio::awaitable<void> finish() {
+        server_.stop();
+        while (!done_) co_await ended_.async_wait(asio::as_tuple(asio::use_awaitable));
+    }
+
+private:
+    http_server server_;
+    asio::steady_timer ended_;
+    bool done_ = false;
+};
+
+asio::awaitable<void> echo(server_request& request, response_writer& writer) {
+    const json::object said{{"method", request.method}, {"path", request.path}, {"query", request.query_parameter("q")},
+                            {"body", request.body}};
+    co_await writer.send({.body = json::serialize(said)});
+}
+
+asio::awaitable<void> three_events(server_request&, response_writer& writer) {
+    co_await writer.start({.content_type = "text/event-stream"});
+    for (int i = 1; i <= 3; ++i) co_await writer.write(forma::net::format_sse_event("{\"n\":" + std::to_string(i) + "}", "tick"));
+    co_await writer.finish();
+}
+
+http_routes test_routes() {
+    http_routes routes;
+    routes.add("POST", "/echo", echo).add("GET", "/echo", echo).add("GET", "/events", three_events);
+    routes.add("GET", "/items/*", echo);
+    routes.add("GET", "/throws", [](server_request&, response_writer&) -> asio::awaitable<void> {
+        throw std::runtime_error("the handler broke");
+        co_return;
+    });
+    return routes;
+}
+
+json::object body_of(const forma_test::raw_http::response& response) { return json::parse(response.body()).as_object(); }
+
+void run(asio::io_context& io, asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 20s); }
+
+TEST(HttpServer, RoutesByMethodAndPathAndKeepsTheConnectionAlive) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes());
+        connection c = co_await connection::open(s.port());
+        co_await c.send(forma_test::raw_http::post("/echo", "{\"a\":1}"));
+        auto first = co_await c.read();
+        co_await c.send(forma_test::raw_http::get("/echo?q=a%20b+c&x=1"));
+        auto second = co_await c.read(); // the same connection
+        co_await c.send(forma_test::raw_http::get("/items/42"));
+        auto third = co_await c.read();
+        co_await s.finish();
+        EXPECT_TRUE(s.done());
+        CO_ASSERT_TRUE(first && second && third);
+        EXPECT_EQ(first->result_int(), 200u);
+        EXPECT_EQ(body_of(*first).at("body").as_string(), "{\"a\":1}");
+        EXPECT_EQ(body_of(*second).at("method").as_string(), "GET");
+        EXPECT_EQ(body_of(*second).at("query").as_string(), "a b c");
+        EXPECT_EQ(body_of(*third).at("path").as_string(), "/items/42");
+    }());
+}
+
+TEST(HttpServer, AnswersUnknownPathsAndMethodsInTheRoutesErrorShape) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        http_routes routes = test_routes();
+        http_routes rpc;
+        rpc.shape_errors([](unsigned status, std::string_view message) {
+            return http_reply{.status = status, .body = json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", nullptr},
+                                                                                     {"error", {{"code", -32600}, {"message", message}}}})};
+        });
+        rpc.add("POST", "/rpc", echo);
+        routes.add_all(rpc);
+        running_server s(io, routes);
+        connection c = co_await connection::open(s.port());
+        co_await c.send(forma_test::raw_http::get("/nowhere"));
+        auto missing = co_await c.read();
+        co_await c.send("BREW /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n");
+        auto wrong_method = co_await c.read();
+        co_await c.send(forma_test::raw_http::get("/rpc"));
+        auto rpc_wrong_method = co_await c.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(missing && wrong_method && rpc_wrong_method);
+        EXPECT_EQ(missing->result_int(), 404u);
+        EXPECT_EQ(body_of(*missing).at("error").at("message").as_string(), "nothing is served at /nowhere");
+        EXPECT_EQ(wrong_method->result_int(), 405u);
+        EXPECT_EQ((*wrong_method)[http::field::allow], "POST, GET");
+        EXPECT_EQ(rpc_wrong_method->result_int(), 405u);
+        EXPECT_EQ(body_of(*rpc_wrong_method).at("error").at("code").as_int64(), -32600) << rpc_wrong_method->body();
+    }());
+}
+
+TEST(HttpServer, StreamsServerSentEventsChunked) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes());
+        connection c = co_await connection::open(s.port());
+        co_await c.send(forma_test::raw_http::get("/events"));
+        auto events = co_await c.read();
+        co_await c.send(forma_test::raw_http::get("/echo")); // still usable after a stream
+        auto after = co_await c.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(events && after);
+        EXPECT_TRUE(events->chunked());
+        EXPECT_EQ((*events)[http::field::content_type], "text/event-stream");
+        EXPECT_EQ(events->body(), "event: tick\ndata: {\"n\":1}\n\nevent: tick\ndata: {\"n\":2}\n\nevent: tick\ndata: {\"n\":3}\n\n");
+        EXPECT_EQ(after->result_int(), 200u);
+    }());
+}
+
+TEST(HttpServer, AHandlerThatThrowsGetsA500AndTheServerGoesOn) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes());
+        connection c = co_await connection::open(s.port());
+        co_await c.send(forma_test::raw_http::get("/throws"));
+        auto failed = co_await c.read();
+        co_await c.send(forma_test::raw_http::get("/echo"));
+        auto after = co_await c.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(failed && after);
+        EXPECT_EQ(failed->result_int(), 500u);
+        EXPECT_EQ(body_of(*failed).at("error").at("message").as_string(), "the server failed to answer: the handler broke");
+        EXPECT_EQ(after->result_int(), 200u);
+    }());
+}
+
+TEST(HttpServer, RefusesAnOversizedBodyBeforeReadingIt) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes(), {.max_body_size = 100});
+        connection told = co_await connection::open(s.port());
+        // Only the head: the answer must come without the 1 MB the head announces.
+        co_await told.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\n");
+        auto refused = co_await told.read();
+        const bool closed = co_await told.closed_by_server();
+        connection chunked = co_await connection::open(s.port());
+        co_await chunked.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n80\r\n" + std::string(128, 'x') + "\r\n0\r\n\r\n");
+        auto refused_chunked = co_await chunked.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(refused && refused_chunked);
+        EXPECT_EQ(refused->result_int(), 413u);
+        EXPECT_EQ(body_of(*refused).at("error").at("message").as_string(),
+                  "the request body of 1000000 bytes is longer than the server's limit of 100 bytes");
+        EXPECT_TRUE(closed);
+        EXPECT_EQ(refused_chunked->result_int(), 413u);
+    }());
+}
+
+TEST(HttpServer, AnswersAnOversizedHeadWith431AndGarbageWith400) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes(), {.max_header_size = 512});
+        connection big = co_await connection::open(s.port());
+        co_await big.send(forma_test::raw_http::get("/echo", "X-Filler: " + std::string(1024, 'f') + "\r\n"));
+        auto too_big = co_await big.read();
+        connection garbage = co_await connection::open(s.port());
+        co_await garbage.send("\x16\x03\x01 this is not HTTP\r\n\r\n");
+        auto bad = co_await garbage.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(too_big && bad);
+        EXPECT_EQ(too_big->result_int(), 431u);
+        EXPECT_EQ(bad->result_int(), 400u);
+        EXPECT_NO_THROW((void)body_of(*bad)); // valid JSON, whatever bytes came
+    }());
+}
+
+TEST(HttpServer, CutsOffASlowlorisClientWith408) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes(), {.header_timeout = 300ms});
+        connection slow = co_await connection::open(s.port());
+        co_await slow.send("GET /echo HTTP/1.1\r\nHost: t\r\nX-Slow: "); // and never the rest
+        auto cut = co_await slow.read();
+        connection silent = co_await connection::open(s.port()); // sends nothing: closed, no answer
+        const bool silent_closed = co_await silent.closed_by_server();
+        connection slow_body = co_await connection::open(s.port());
+        co_await slow_body.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n12345");
+        co_await s.finish();
+        CO_ASSERT_TRUE(cut);
+        EXPECT_EQ(cut->result_int(), 408u);
+        EXPECT_TRUE(silent_closed);
+    }());
+}
+
+TEST(HttpServer, SlowBodyGets408) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes(), {.body_timeout = 300ms});
+        connection slow_body = co_await connection::open(s.port());
+        co_await slow_body.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n12345");
+        auto cut = co_await slow_body.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(cut);
+        EXPECT_EQ(cut->result_int(), 408u);
+    }());
+}
+
+TEST(HttpServer, AuthenticatesOnTheHeadBeforeReadingTheBody) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        http_routes routes = test_routes();
+        routes.add("GET", "/.well-known/agent-card.json", echo);
+        running_server s(io, routes, {.authenticate = forma::net::bearer_token("s3cret")});
+        connection anonymous = co_await connection::open(s.port());
+        co_await anonymous.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n"); // no body sent
+        auto refused = co_await anonymous.read();
+        connection wrong = co_await connection::open(s.port());
+        co_await wrong.send(forma_test::raw_http::post("/echo", "{}", "Authorization: Bearer s3cre\r\n"));
+        auto refused_wrong = co_await wrong.read();
+        connection right = co_await connection::open(s.port());
+        co_await right.send(forma_test::raw_http::post("/echo", "{}", "Authorization: Bearer s3cret\r\n"));
+        auto accepted = co_await right.read();
+        co_await right.send(forma_test::raw_http::get("/.well-known/agent-card.json", ""));
+        auto card = co_await right.read();
+        connection public_path = co_await connection::open(s.port());
+        co_await public_path.send(forma_test::raw_http::get("/.well-known/agent-card.json"));
+        auto public_card = co_await public_path.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(refused && refused_wrong && accepted && card && public_card);
+        EXPECT_EQ(refused->result_int(), 401u);
+        EXPECT_EQ((*refused)[http::field::www_authenticate], "Bearer");
+        EXPECT_EQ(refused_wrong->result_int(), 401u);
+        EXPECT_EQ(accepted->result_int(), 200u);
+        EXPECT_EQ(public_card->result_int(), 200u);
+    }());
+}
+
+// A handler that holds its request until the test lets it go.
+struct gate {
+    explicit gate(asio::io_context& io) : timer(io, asio::steady_timer::time_point::max()) {}
+    asio::steady_timer timer;
+    int entered = 0;
+    bool open = false;
+    asio::awaitable<void> wait() {
+        ++entered;
+        while (!open) co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    }
+    void release() {
+        open = true;
+        timer.cancel();
+    }
+};
+
+asio::awaitable<void> until_entered(asio::io_context& io, const gate& g, int n) {
+    asio::steady_timer tick(io);
+    while (g.entered < n) {
+        tick.expires_after(5ms);
+        co_await tick.async_wait(asio::use_awaitable);
+    }
+}
+
+TEST(HttpServer, AnswersOverloadWith503) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        gate held(io);
+        http_routes routes = test_routes();
+        routes.add("GET", "/held", [&](server_request&, response_writer& w) -> asio::awaitable<void> {
+            co_await held.wait();
+            co_await w.send({.body = "{}"});
+        });
+        running_server s(io, routes, {.max_connections = 2, .max_requests = 1});
+        connection first = co_await connection::open(s.port());
+        co_await first.send(forma_test::raw_http::get("/held"));
+        co_await until_entered(io, held, 1);
+        connection second = co_await connection::open(s.port());
+        co_await second.send(forma_test::raw_http::get("/echo"));
+        auto busy = co_await second.read();
+        connection third = co_await connection::open(s.port());
+        connection fourth = co_await connection::open(s.port());
+        auto too_many = co_await fourth.read();
+        EXPECT_EQ(s.server().requests_in_flight(), 1u);
+        held.release();
+        auto released = co_await first.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(busy && too_many && released);
+        EXPECT_EQ(busy->result_int(), 503u);
+        EXPECT_EQ((*busy)[http::field::retry_after], "1");
+        EXPECT_EQ(too_many->result_int(), 503u);
+        EXPECT_EQ(released->result_int(), 200u);
+        (void)third;
+    }());
+}
+
+TEST(HttpServer, StopLetsRunningStreamsEndAndClosesIdleConnections) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        gate held(io);
+        http_routes routes = test_routes();
+        routes.add("GET", "/stream", [&](server_request&, response_writer& w) -> asio::awaitable<void> {
+            co_await w.start({.content_type = "text/event-stream"});
+            co_await w.write(forma::net::format_sse_event("first"));
+            co_await held.wait();
+            co_await w.write(forma::net::format_sse_event("last"));
+            co_await w.finish();
+        });
+        running_server s(io, routes, {.shutdown_grace = 10s});
+        connection idle = co_await connection::open(s.port());
+        connection streaming = co_await connection::open(s.port());
+        co_await streaming.send(forma_test::raw_http::get("/stream"));
+        co_await until_entered(io, held, 1);
+        s.server().stop();
+        const bool idle_closed = co_await idle.closed_by_server();
+        EXPECT_FALSE(s.done()); // the stream still runs
+        held.release();
+        auto whole = co_await streaming.read();
+        const bool closed_after = co_await streaming.closed_by_server();
+        co_await s.finish();
+        EXPECT_TRUE(idle_closed);
+        CO_ASSERT_TRUE(whole);
+        EXPECT_EQ(whole->body(), "data: first\n\ndata: last\n\n");
+        EXPECT_TRUE(closed_after);
+    }());
+}
+
+TEST(HttpServer, StopCancelsStreamsPastTheGrace) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        bool saw_cancellation = false;
+        gate started(io);
+        http_routes routes;
+        routes.add("GET", "/forever", [&](server_request&, response_writer& w) -> asio::awaitable<void> {
+            co_await w.start({.content_type = "text/event-stream"});
+            ++started.entered;
+            asio::steady_timer never(co_await asio::this_coro::executor, asio::steady_timer::time_point::max());
+            auto [ec] = co_await never.async_wait(asio::as_tuple(asio::use_awaitable));
+            saw_cancellation = ec == asio::error::operation_aborted;
+        });
+        running_server s(io, routes, {.shutdown_grace = 100ms});
+        connection c = co_await connection::open(s.port());
+        co_await c.send(forma_test::raw_http::get("/forever"));
+        co_await until_entered(io, started, 1);
+        co_await s.finish(); // returns: the stream was canceled after 100 ms
+        EXPECT_TRUE(saw_cancellation);
+        EXPECT_EQ(s.server().connections(), 0u);
+    }());
+}
+
+TEST(HttpServer, ServesOverTls) {
+    asio::io_context io;
+    const auto certificate = forma::testing::make_self_signed_certificate();
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes(),
+                         {.tls = forma::net::tls_identity{.certificate_chain = certificate.certificate,
+                                                          .private_key = certificate.private_key}});
+        asio::ssl::context client_context(asio::ssl::context::tls_client);
+        client_context.add_certificate_authority(asio::buffer(certificate.certificate));
+        client_context.set_verify_mode(asio::ssl::verify_peer);
+        asio::ssl::stream<asio::ip::tcp::socket> tls(io, client_context);
+        co_await tls.next_layer().async_connect({asio::ip::make_address("127.0.0.1"), s.port()}, asio::use_awaitable);
+        co_await tls.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
+        http::request<http::string_body> request{http::verb::post, "/echo", 11};
+        request.set(http::field::host, "localhost");
+        request.body() = "over tls";
+        request.prepare_payload();
+        co_await http::async_write(tls, request, asio::use_awaitable);
+        boost::beast::flat_buffer buffer;
+        http::response<http::string_body> response;
+        co_await http::async_read(tls, buffer, response, asio::use_awaitable);
+        co_await s.finish();
+        EXPECT_EQ(body_of(response).at("body").as_string(), "over tls");
+    }());
+}
+
+TEST(HttpServer, ServeStopsWhenItsOperationIsCanceled) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        asio::cancellation_signal stop;
+        unsigned short port = 0;
+        bool ended = false;
+        asio::steady_timer ended_signal(io, asio::steady_timer::time_point::max());
+        asio::co_spawn(io, forma::net::serve(io.get_executor(), {}, test_routes(), {}, [&](unsigned short p) { port = p; }),
+                       asio::bind_cancellation_slot(stop.slot(), [&](std::exception_ptr) {
+                           ended = true;
+                           ended_signal.cancel();
+                       }));
+        asio::steady_timer tick(io);
+        while (port == 0) {
+            tick.expires_after(1ms);
+            co_await tick.async_wait(asio::use_awaitable);
+        }
+        connection c = co_await connection::open(port);
+        co_await c.send(forma_test::raw_http::get("/echo"));
+        auto answered = co_await c.read();
+        stop.emit(asio::cancellation_type::terminal);
+        while (!ended) co_await ended_signal.async_wait(asio::as_tuple(asio::use_awaitable));
+        CO_ASSERT_TRUE(answered);
+        EXPECT_EQ(answered->result_int(), 200u);
+    }());
+}
+
+TEST(BeastRoutes, AnswersRequestsReadByTheUsersOwnServer) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        const http_routes routes = test_routes();
+        asio::ip::tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
+        // The user's server: Beast reads, forma answers.
+        asio::co_spawn(io, [&]() -> asio::awaitable<void> {
+            boost::beast::tcp_stream stream(co_await acceptor.async_accept(asio::use_awaitable));
+            boost::beast::flat_buffer buffer;
+            for (;;) {
+                http::request<http::string_body> request;
+                auto [ec, n] = co_await http::async_read(stream, buffer, request, asio::as_tuple(asio::use_awaitable));
+                if (ec || !co_await forma::net::serve_request(routes, std::move(request), stream)) break;
+            }
+        }, asio::detached);
+        connection c = co_await connection::open(acceptor.local_endpoint().port());
+        co_await c.send(forma_test::raw_http::post("/echo", "mounted"));
+        auto echoed = co_await c.read();
+        co_await c.send(forma_test::raw_http::get("/events"));
+        auto events = co_await c.read();
+        co_await c.send(forma_test::raw_http::get("/none"));
+        auto missing = co_await c.read();
+        CO_ASSERT_TRUE(echoed && events && missing);
+        EXPECT_EQ(body_of(*echoed).at("body").as_string(), "mounted");
+        EXPECT_NE(events->body().find("data: {\"n\":3}"), std::string::npos);
+        EXPECT_EQ(missing->result_int(), 404u);
+    }());
+}
+
+} // namespace
