@@ -4,3 +4,4 @@
 #include <forma/a2a/a2a_error.hpp>
 #include <forma/a2a/agent.hpp>
 #include <forma/a2a/agent_card.hpp>
+#include <forma/a2a/server.hpp>

@@ -12,6 +12,9 @@
 #include <forma/agent/delegating_agent.hpp>
 #include <forma/agent/history_limit.hpp>
 #include <forma/agent/in_memory_session_store.hpp>
+#include <forma/agent/in_memory_task_store.hpp>
+#include <forma/agent/agent_task.hpp>
+#include <forma/agent/task_store.hpp>
 #include <forma/agent/session_id.hpp>
 #include <forma/agent/session_ref.hpp>
 #include <forma/agent/session_store.hpp>

@@ -6,6 +6,7 @@
 
 #include "http_client_stub.hpp"
 #include "support/bounded_run.hpp"
+#include "support/running_server.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -39,35 +40,8 @@ using forma::net::http_server;
 using forma::net::response_writer;
 using forma::net::server_options;
 using forma::net::server_request;
+using forma_test::running_server;
 using forma_test::raw_http::connection;
-
-/// A server on the test's io_context; finish() stops it and waits until run() has returned.
-class running_server {
-public:
-    running_server(asio::io_context& io, http_routes routes, server_options options = {})
-        : server_(io.get_executor(), std::move(routes), std::move(options)), ended_(io, asio::steady_timer::time_point::max()) {
-        server_.listen({});
-        asio::co_spawn(io, [this]() -> asio::awaitable<void> {
-            co_await server_.run();
-            done_ = true;
-            ended_.cancel();
-        }, asio::detached);
-    }
-
-    unsigned short port() const { return server_.port(); }
-    http_server& server() { return server_; }
-    bool done() const { return done_; }
-
-    asio::awaitable<void> finish() {
-        server_.stop();
-        while (!done_) co_await ended_.async_wait(asio::as_tuple(asio::use_awaitable));
-    }
-
-private:
-    http_server server_;
-    asio::steady_timer ended_;
-    bool done_ = false;
-};
 
 asio::awaitable<void> echo(server_request& request, response_writer& writer) {
     const json::object said{{"method", request.method}, {"path", request.path}, {"query", request.query_parameter("q")},

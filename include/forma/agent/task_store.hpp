@@ -1,0 +1,50 @@
+#pragma once
+
+#include <forma/agent/agent_task.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace forma {
+
+/** Where served tasks live (agent_task), so that any instance of a fleet answers for a task
+    another one started: reads it, follows it as it goes on, asks it to stop.
+
+    Writes are small (an update appended, a state set), so that a long stream does not copy
+    its past at each step. All operations run on get_executor().
+*/
+class task_store {
+public:
+    using executor_type = boost::asio::any_io_executor;
+
+    virtual ~task_store();
+
+    virtual executor_type get_executor() const = 0;
+
+    /// Stores a new task. @throws error when a task with its id exists.
+    virtual boost::asio::awaitable<void> create(agent_task task) = 0;
+    /// The task stored under `id`, or nullopt.
+    virtual boost::asio::awaitable<std::optional<agent_task>> load(std::string id) = 0;
+    /// Appends updates to a task's answer. @throws error for an unknown task.
+    virtual boost::asio::awaitable<void> append(std::string id, std::vector<agent_response_update> updates) = 0;
+    /// Sets a task's state (and why it failed). @throws error for an unknown task.
+    virtual boost::asio::awaitable<void> set_state(std::string id, task_state state, std::string error = {}) = 0;
+    /// Asks for a task's cancellation; the task as it then stands, or nullopt for an unknown one.
+    virtual boost::asio::awaitable<std::optional<agent_task>> request_cancel(std::string id) = 0;
+    /** What changed in task `id` past `seen_version`, with its updates from index `from`: at
+        once when it has changed, else when it changes or `wait` has passed (then with no new
+        updates and the same version). nullopt for an unknown task.
+    */
+    virtual boost::asio::awaitable<std::optional<task_changes>> changes(std::string id, std::size_t from,
+                                                                        std::uint64_t seen_version,
+                                                                        std::chrono::milliseconds wait) = 0;
+};
+
+} // namespace forma
