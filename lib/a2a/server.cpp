@@ -256,13 +256,13 @@ struct server::state : std::enable_shared_from_this<state> {
         co_return detail::task_object(co_await settle(task.id, clock::now() + std::chrono::seconds(5)), as_data());
     }
 
-    // Sends the task (as it stands) and then its changes as events, until it stops.
-    asio::awaitable<void> follow(net::response_writer& writer, const json::value& rpc_id, std::string task_id) {
+    // Sends `snapshot` and then the task's changes since as events, until it stops.
+    asio::awaitable<void> follow(net::response_writer& writer, const json::value& rpc_id, agent_task snapshot) {
         auto send_event = [&](json::value event) -> asio::awaitable<void> {
             co_await writer.write(net::format_sse_event(rpc::result_reply(rpc_id, std::move(event))));
         };
-        std::optional<agent_task> task = co_await options.tasks->load(task_id);
-        if (!task) co_return;
+        const std::string task_id = snapshot.id;
+        std::optional<agent_task> task = std::move(snapshot);
         co_await send_event(detail::task_object(*task, as_data()));
         task_state sent = task->state;
         std::size_t next = task->updates.size();
@@ -309,7 +309,7 @@ struct server::state : std::enable_shared_from_this<state> {
     asio::awaitable<void> stream(net::response_writer& writer, const json::value& rpc_id, const json::object& params, bool resubscribe) {
         const agent_task task = resubscribe ? co_await existing(params) : co_await begin(params);
         co_await writer.start({.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}});
-        co_await follow(writer, rpc_id, task.id);
+        co_await follow(writer, rpc_id, task);
         co_await writer.finish();
     }
 

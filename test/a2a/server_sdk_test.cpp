@@ -1,0 +1,153 @@
+// forma::a2a::server driven by the official A2A SDK's client (@a2a-js/sdk, through
+// sdk_client.mjs): what a client no one here wrote sends and expects. The SDK prints its
+// objects in A2A 1.0 form (TASK_STATE_*, parts without "kind"), whatever the wire spoke.
+#include <forma/a2a/server.hpp>
+
+#include "a2a_test_agent.hpp"
+#include "served_agent.hpp"
+#include "support/bounded_run.hpp"
+#include "support/program_output.hpp"
+#include "support/running_server.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+/// The served agent behind an A2A server and an HTTP server, and the SDK client against them.
+class SdkClient : public ::testing::Test {
+protected:
+    void SetUp() override { A2A_REQUIRE_TEST_AGENT(); }
+
+    asio::awaitable<json::object> sdk(const forma_test::running_server& s, std::vector<std::string> args) {
+        std::vector<std::string> argv{FORMA_NODE, FORMA_A2A_SDK_CLIENT, s.base_url() + "/"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        const std::string out = co_await forma_test::program_output(argv, {"FORMA_NPM_DIR=" FORMA_NPM_DIR});
+        boost::system::error_code ec;
+        json::value printed = json::parse(out, ec);
+        if (ec || !printed.is_object()) {
+            ADD_FAILURE() << "the SDK client printed no JSON object: " << out;
+            co_return json::object();
+        }
+        co_return std::move(printed.as_object());
+    }
+
+    void run(asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 60s); }
+
+    asio::io_context io;
+    forma_test::served_agent served{io.get_executor()};
+    forma::a2a::server a2a{served, {.task_after = 100ms}};
+};
+
+std::string state_of(const json::value& task) { return std::string(task.at("status").at("state").as_string()); }
+
+std::string text_of(const json::value& parts) {
+    std::string text;
+    for (const auto& p : parts.as_array())
+        if (const auto* t = p.as_object().if_contains("text")) text += t->as_string();
+    return text;
+}
+
+// The answer's text over a stream's artifact updates, and the last state a status update said.
+std::pair<std::string, std::string> read_events(const json::value& events) {
+    std::string text, last_state;
+    for (const auto& e : events.as_array()) {
+        const json::object& event = e.as_object();
+        if (const auto* a = event.if_contains("artifactUpdate")) text += text_of(a->at("artifact").at("parts"));
+        if (const auto* s = event.if_contains("statusUpdate")) last_state = state_of(*s);
+        if (const auto* t = event.if_contains("task")) {
+            last_state = state_of(*t);
+            if (const auto* artifacts = t->as_object().if_contains("artifacts"))
+                for (const auto& a : artifacts->as_array()) text += text_of(a.at("parts"));
+        }
+    }
+    return {text, last_state};
+}
+
+TEST_F(SdkClient, ReadsTheCardAndPicksJsonRpc03) {
+    run([&]() -> asio::awaitable<void> {
+        forma_test::running_server s(io, a2a.routes());
+        const json::object out = co_await sdk(s, {"card"});
+        co_await s.finish();
+        EXPECT_FALSE(out.contains("error")) << json::serialize(out);
+        EXPECT_EQ(out.at("card").at("name").as_string(), "Served agent");
+        EXPECT_EQ(out.at("transport").at("protocolBinding").as_string(), "JSONRPC");
+        EXPECT_EQ(out.at("transport").at("protocolVersion").as_string(), "0.3");
+    }());
+}
+
+TEST_F(SdkClient, SendsAMessageAndStreamsATask) {
+    run([&]() -> asio::awaitable<void> {
+        forma_test::running_server s(io, a2a.routes());
+        const json::object sent = co_await sdk(s, {"send", "hello sdk"});
+        const json::object streamed = co_await sdk(s, {"stream", "count"});
+        co_await s.finish();
+        EXPECT_EQ(text_of(sent.at("result").at("parts")), "Hello! You said: hello sdk") << json::serialize(sent);
+        const auto [text, state] = read_events(streamed.at("events"));
+        EXPECT_EQ(text, "one two three") << json::serialize(streamed);
+        EXPECT_EQ(state, "TASK_STATE_COMPLETED");
+    }());
+}
+
+TEST_F(SdkClient, GetsCancelsAndResubscribesToBackgroundTasks) {
+    run([&]() -> asio::awaitable<void> {
+        forma_test::running_server s(io, a2a.routes());
+        const json::object started = co_await sdk(s, {"background", "forever"});
+        const std::string id(started.at("result").at("id").as_string());
+        const json::object got = co_await sdk(s, {"get", id});
+        const json::object canceled = co_await sdk(s, {"cancel", id});
+        const json::object slow = co_await sdk(s, {"background", "slow 400"});
+        const json::object followed = co_await sdk(s, {"resubscribe", std::string(slow.at("result").at("id").as_string())});
+        co_await s.finish();
+        EXPECT_EQ(state_of(started.at("result")), "TASK_STATE_WORKING") << json::serialize(started);
+        EXPECT_EQ(state_of(got.at("result")), "TASK_STATE_WORKING");
+        EXPECT_EQ(state_of(canceled.at("result")), "TASK_STATE_CANCELED") << json::serialize(canceled);
+        const auto [text, state] = read_events(followed.at("events"));
+        EXPECT_EQ(text, "finished after 400 ms") << json::serialize(followed);
+        EXPECT_EQ(state, "TASK_STATE_COMPLETED");
+    }());
+}
+
+TEST_F(SdkClient, CancelsAStreamedTask) {
+    run([&]() -> asio::awaitable<void> {
+        forma_test::running_server s(io, a2a.routes());
+        const json::object out = co_await sdk(s, {"stream_cancel", "forever"});
+        co_await s.finish();
+        EXPECT_FALSE(out.contains("error")) << json::serialize(out);
+        EXPECT_EQ(read_events(out.at("events")).second, "TASK_STATE_CANCELED") << json::serialize(out);
+        EXPECT_EQ(state_of(out.at("cancel")), "TASK_STATE_CANCELED");
+    }());
+}
+
+TEST_F(SdkClient, AnswersAnInputRequiredTaskInTheSameTask) {
+    run([&]() -> asio::awaitable<void> {
+        forma_test::running_server s(io, a2a.routes());
+        const json::object out = co_await sdk(s, {"follow_up", "weather", "Paris"});
+        co_await s.finish();
+        EXPECT_FALSE(out.contains("error")) << json::serialize(out);
+        EXPECT_EQ(state_of(out.at("first")), "TASK_STATE_INPUT_REQUIRED");
+        EXPECT_EQ(text_of(out.at("first").at("status").at("message").at("parts")), "Which city?");
+        EXPECT_EQ(text_of(out.at("second").at("parts")), "Sunny in Paris") << json::serialize(out);
+    }());
+}
+
+TEST_F(SdkClient, GetsTypedErrors) {
+    run([&]() -> asio::awaitable<void> {
+        forma_test::running_server s(io, a2a.routes());
+        const json::object missing = co_await sdk(s, {"get", "no-such-task"});
+        const json::object done = co_await sdk(s, {"background", "fail"});
+        const json::object refused = co_await sdk(s, {"cancel", std::string(done.at("result").at("id").as_string())});
+        co_await s.finish();
+        EXPECT_EQ(missing.at("error").at("name").as_string(), "TaskNotFoundError") << json::serialize(missing);
+        EXPECT_EQ(missing.at("error").at("code").as_int64(), -32001);
+        EXPECT_EQ(state_of(done.at("result")), "TASK_STATE_FAILED");
+        EXPECT_EQ(refused.at("error").at("name").as_string(), "TaskNotCancelableError") << json::serialize(refused);
+    }());
+}
+
+} // namespace
