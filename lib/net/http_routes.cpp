@@ -1,9 +1,9 @@
 // forma::net::http_routes: which handler answers a request, and the errors found before one does.
 #include <forma/net/http_routes.hpp>
 
-#include "../json/json_text.hpp"
 #include "../text/ascii.hpp"
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
@@ -13,8 +13,24 @@ namespace forma::net {
 
 namespace json = boost::json;
 
+namespace {
+
+// `message` as it goes into JSON: Boost.JSON's parser checks the UTF-8 (serialize copies bytes
+// as they are); a message that is not UTF-8 keeps its ASCII and shows '?' for the other bytes.
+std::string fit_for_json(std::string_view message) {
+    boost::system::error_code ec;
+    (void)json::parse(json::serialize(json::string(message)), ec);
+    if (!ec) return std::string(message);
+    std::string ascii(message);
+    for (char& c : ascii)
+        if (static_cast<unsigned char>(c) >= 0x80) c = '?';
+    return ascii;
+}
+
+} // namespace
+
 http_reply plain_json_error(unsigned status, std::string_view message) {
-    const json::object body{{"error", {{"message", json_detail::valid_utf8(message)}, {"status", status}}}};
+    const json::object body{{"error", {{"message", fit_for_json(message)}, {"status", status}}}};
     return {.status = status, .content_type = "application/json", .body = json::serialize(body)};
 }
 

@@ -111,7 +111,12 @@ TEST(HttpServer, AnswersUnknownPathsAndMethodsInTheRoutesErrorShape) {
         auto wrong_method = co_await c.read();
         co_await c.send(forma_test::raw_http::get("/rpc"));
         auto rpc_wrong_method = co_await c.read();
+        connection bytes = co_await connection::open(s.port());
+        co_await bytes.send(forma_test::raw_http::get("/caf\xc3\xa9/\xff\xfe"));
+        auto not_utf8 = co_await bytes.read();
         co_await s.finish();
+        CO_ASSERT_TRUE(not_utf8);
+        EXPECT_NO_THROW((void)body_of(*not_utf8)) << "valid JSON whatever bytes the path held: " << not_utf8->body();
         CO_ASSERT_TRUE(missing && wrong_method && rpc_wrong_method);
         EXPECT_EQ(missing->result_int(), 404u);
         EXPECT_EQ(body_of(*missing).at("error").at("message").as_string(), "nothing is served at /nowhere");
