@@ -2,6 +2,7 @@
 #pragma once
 
 #include <forma/mcp/client.hpp>
+#include <forma/mcp/server.hpp>
 #include <forma/mcp/http_transport.hpp>
 #include <forma/mcp/mcp_error.hpp>
 #include <forma/mcp/request_error.hpp>

@@ -34,6 +34,11 @@ struct function_tool_options {
         decides what comes next (a handoff tool moves the conversation to another agent so).
     */
     bool stop_after_call = false;
+    /** The JSON Schema of the tool's result, when it is an object: make_tool sets it for a
+        result that is a described struct. A server of tools shows it (MCP's outputSchema and
+        structuredContent); the tool loop does not use it.
+    */
+    std::optional<boost::json::object> result_schema{};
 
     friend bool operator==(const function_tool_options&, const function_tool_options&) = default;
 };
@@ -50,6 +55,10 @@ struct tool_invocation {
         as as_tool does.
     */
     run_context context{};
+    /** Tells whoever asked for the call how far it is (value out of total, when known, and a
+        sentence): set by an MCP server whose client asked for progress; null otherwise.
+    */
+    std::function<void(double value, std::optional<double> total, std::string message)> report_progress{};
 };
 
 /** A function the model may call: a name, a description, the JSON Schema of its

@@ -105,6 +105,16 @@ boost::asio::awaitable<boost::json::value> call_tool(F& f, Args&&... args) {
     }
 }
 
+/// `options` with the result's schema when the result (awaited) is a described struct.
+template <class Returned>
+function_tool_options with_result_schema(function_tool_options options) {
+    using value = std::remove_cvref_t<typename awaited<Returned>::type>;
+    if constexpr (boost::describe::has_describe_members<value>::value) {
+        if (!options.result_schema) options.result_schema = json_schema<value>();
+    }
+    return options;
+}
+
 /// The arguments read as an `Args`. @throws tool_arguments_error saying where and what is wrong.
 template <class Args>
 Args read_arguments(std::string_view text) {
@@ -161,8 +171,8 @@ function_tool make_tool(std::string name, std::string description, F callable, f
                                                   const tool_invocation&) mutable -> boost::asio::awaitable<boost::json::value> {
             co_return co_await chat_detail::call_tool(f);
         };
-        return function_tool(std::move(name), std::move(description), chat_detail::no_parameters(),
-                             std::move(invoker), options);
+        return function_tool(std::move(name), std::move(description), chat_detail::no_parameters(), std::move(invoker),
+                             chat_detail::with_result_schema<std::invoke_result_t<callable_type&>>(std::move(options)));
     } else {
         using args_type = typename signature::template parameter<0>::type;
         static_assert(boost::describe::has_describe_members<args_type>::value,
@@ -174,7 +184,7 @@ function_tool make_tool(std::string name, std::string description, F callable, f
         };
         return function_tool(std::move(name), std::move(description),
                              json_schema<args_type>({.dialect = schema_dialect::openai_strict}), std::move(invoker),
-                             options);
+                             chat_detail::with_result_schema<std::invoke_result_t<callable_type&, args_type&&>>(std::move(options)));
     }
 }
 

@@ -1,0 +1,234 @@
+// forma::mcp::server: the transports (stdio, Streamable HTTP) around server_session.
+#include <forma/mcp/server.hpp>
+
+#include "../json/json_rpc.hpp"
+#include "../json/json_text.hpp"
+#include "../net/media_type.hpp"
+#include "ordered_writes.hpp"
+#include "server_session.hpp"
+
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/json/parse.hpp>
+
+#include <chrono>
+#include <map>
+#include <random>
+#include <unistd.h>
+
+namespace forma::mcp {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace rpc = json_detail::json_rpc;
+
+constexpr std::int64_t parse_error = -32700;
+constexpr std::int64_t invalid_request = -32600;
+
+net::http_reply json_reply(unsigned status, std::string body) {
+    return {.status = status, .content_type = "application/json", .body = std::move(body)};
+}
+
+net::http_reply rpc_error_shape(unsigned status, std::string_view message) {
+    return json_reply(status, rpc::error_reply(nullptr, invalid_request, json_detail::valid_utf8(message)));
+}
+
+std::string new_session_id() {
+    static thread_local std::mt19937_64 random{std::random_device{}()};
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string id;
+    for (int word = 0; word < 2; ++word) {
+        std::uint64_t bits = random();
+        for (int i = 0; i < 16; ++i, bits >>= 4) id += digits[bits & 15];
+    }
+    return id;
+}
+
+} // namespace
+
+struct server::state {
+    state(asio::any_io_executor ex, std::vector<function_tool> tools, server_options options)
+        : catalog(std::make_shared<detail::server_catalog>(detail::server_catalog{ex, std::move(tools), std::move(options)})) {}
+
+    std::shared_ptr<const detail::server_catalog> catalog;
+
+    struct http_session {
+        std::shared_ptr<detail::server_session> session;
+        std::chrono::steady_clock::time_point last_used;
+    };
+    std::map<std::string, http_session> sessions;
+
+    const server_options& options() const { return catalog->options; }
+
+    void make_room() {
+        while (!sessions.empty() && sessions.size() >= std::max<std::size_t>(options().max_sessions, 1)) {
+            auto idlest = sessions.begin();
+            for (auto it = sessions.begin(); it != sessions.end(); ++it)
+                if (it->second.last_used < idlest->second.last_used) idlest = it;
+            idlest->second.session->cancel_all();
+            sessions.erase(idlest);
+        }
+    }
+
+    // POST: one message from the client.
+    asio::awaitable<void> post(net::server_request& request, net::response_writer& writer) {
+        const std::string* content_type = request.header("Content-Type");
+        if (!content_type || !net::detail::has_media_type(*content_type, net::detail::json_media_type)) {
+            co_await writer.send(rpc_error_shape(415, "an MCP message is JSON: Content-Type must be application/json"));
+            co_return;
+        }
+        boost::system::error_code ec;
+        json::value message = json::parse(request.body, ec);
+        if (ec) {
+            co_await writer.send(json_reply(400, rpc::error_reply(nullptr, parse_error, "the body is not JSON: " + ec.message())));
+            co_return;
+        }
+        if (!message.is_object()) {
+            co_await writer.send(rpc_error_shape(400, "send one JSON-RPC message per request (batches are not taken)"));
+            co_return;
+        }
+        const rpc::message_view view = rpc::classify(message);
+        std::shared_ptr<detail::server_session> session;
+        std::string session_id;
+        if (view.kind == rpc::message_kind::request && view.method == "initialize") {
+            make_room();
+            session = std::make_shared<detail::server_session>(catalog);
+            session_id = new_session_id();
+            sessions[session_id] = {session, std::chrono::steady_clock::now()};
+        } else {
+            const std::string* given = request.header("Mcp-Session-Id");
+            if (!given) {
+                co_await writer.send(rpc_error_shape(400, "an Mcp-Session-Id header is needed after initialize"));
+                co_return;
+            }
+            const auto it = sessions.find(*given);
+            if (it == sessions.end()) {
+                co_await writer.send(rpc_error_shape(404, "the session " + json_detail::valid_utf8(*given) + " is unknown or has ended; initialize again"));
+                co_return;
+            }
+            if (const std::string* version = request.header("MCP-Protocol-Version");
+                version && !detail::supported_protocol_version(*version)) {
+                co_await writer.send(rpc_error_shape(400, "the MCP protocol version " + json_detail::valid_utf8(*version) + " is not one this server speaks"));
+                co_return;
+            }
+            it->second.last_used = std::chrono::steady_clock::now();
+            session = it->second.session;
+            session_id = *given;
+        }
+        if (view.kind != rpc::message_kind::request) {
+            (void)co_await session->handle(message, {});
+            co_await writer.send({.status = 202, .content_type = {}});
+            co_return;
+        }
+        const std::vector<std::pair<std::string, std::string>> session_header{{"Mcp-Session-Id", session_id}};
+        if (!detail::server_session::wants_progress(message)) {
+            std::optional<std::string> answer = co_await session->handle(message, {});
+            net::http_reply reply = json_reply(200, answer ? std::move(*answer) : std::string());
+            reply.headers = session_header;
+            if (!answer) reply.status = 204; // canceled: nothing to say
+            co_await writer.send(std::move(reply));
+            co_return;
+        }
+        // Progress: an event stream of notifications, then the answer.
+        net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = session_header};
+        head.headers.emplace_back("Cache-Control", "no-cache");
+        co_await writer.start(std::move(head));
+        detail::ordered_writes events(catalog->executor, [&writer](std::string m) -> asio::awaitable<void> {
+            co_await writer.write(net::format_sse_event(m, "message"));
+        });
+        std::optional<std::string> answer = co_await session->handle(message, [&events](std::string m) { events.push(std::move(m)); });
+        if (answer) events.push(std::move(*answer));
+        co_await events.drained();
+        co_await writer.finish();
+    }
+
+    asio::awaitable<void> end_session(net::server_request& request, net::response_writer& writer) {
+        const std::string* given = request.header("Mcp-Session-Id");
+        const auto it = given ? sessions.find(*given) : sessions.end();
+        if (it == sessions.end()) {
+            co_await writer.send(rpc_error_shape(given ? 404 : 400, given ? "the session is unknown or has ended" : "an Mcp-Session-Id header is needed"));
+            co_return;
+        }
+        it->second.session->cancel_all();
+        sessions.erase(it);
+        co_await writer.send({.status = 200, .content_type = {}});
+    }
+};
+
+server::server(asio::any_io_executor executor, std::vector<function_tool> tools, server_options options)
+    : state_(std::make_shared<state>(std::move(executor), std::move(tools), std::move(options))) {}
+
+server::~server() {
+    for (auto& [id, s] : state_->sessions) s.session->cancel_all();
+}
+
+std::size_t server::sessions() const noexcept { return state_->sessions.size(); }
+
+net::http_routes server::routes() const {
+    net::http_routes routes;
+    routes.shape_errors(&rpc_error_shape);
+    const auto s = state_;
+    const std::string& path = s->options().path;
+    routes.add("POST", path, [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->post(r, w); });
+    routes.add("DELETE", path, [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->end_session(r, w); });
+    return routes;
+}
+
+asio::awaitable<void> server::serve_stdio(int input_fd, int output_fd) {
+    const auto s = state_;
+    const asio::any_io_executor executor = s->catalog->executor;
+    asio::posix::stream_descriptor input(executor, ::dup(input_fd));
+    auto output = std::make_shared<asio::posix::stream_descriptor>(executor, ::dup(output_fd));
+    detail::ordered_writes writes(executor, [output](std::string m) -> asio::awaitable<void> {
+        m += '\n';
+        co_await asio::async_write(*output, asio::buffer(m), asio::use_awaitable);
+    });
+    auto session = std::make_shared<detail::server_session>(s->catalog);
+    auto notify = [writes](std::string m) mutable { writes.push(std::move(m)); };
+    std::string buffer;
+    std::size_t running = 0;
+    asio::steady_timer calls_done(executor);
+    for (;;) {
+        boost::system::error_code ec;
+        const std::size_t n = co_await asio::async_read_until(input, asio::dynamic_buffer(buffer), '\n',
+                                                              asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) break; // the client closed our input: the session is over
+        std::string line = buffer.substr(0, n - 1);
+        buffer.erase(0, n);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        json::value message = json::parse(line, ec);
+        if (ec) {
+            writes.push(rpc::error_reply(nullptr, parse_error, "the line is not JSON: " + ec.message()));
+            continue;
+        }
+        // Each message runs on its own, so that a long call does not hold up a cancellation.
+        ++running;
+        asio::co_spawn(executor,
+                       [](std::shared_ptr<detail::server_session> session, json::value message, decltype(notify) notify,
+                          detail::ordered_writes writes, std::size_t& running, asio::steady_timer& done) -> asio::awaitable<void> {
+                           std::optional<std::string> answer;
+                           try {
+                               answer = co_await session->handle(message, notify);
+                           } catch (const std::exception& e) {
+                               const json::value* id = message.is_object() ? message.get_object().if_contains("id") : nullptr;
+                               answer = rpc::error_reply(id ? *id : json::value(nullptr), -32603, e.what());
+                           }
+                           if (answer) writes.push(std::move(*answer));
+                           if (--running == 0) done.cancel();
+                       }(session, std::move(message), notify, writes, running, calls_done),
+                       asio::detached);
+    }
+    session->cancel_all();
+    while (running > 0) {
+        calls_done.expires_at(asio::steady_timer::time_point::max());
+        co_await calls_done.async_wait(asio::as_tuple(asio::use_awaitable));
+    }
+    co_await writes.drained();
+}
+
+} // namespace forma::mcp

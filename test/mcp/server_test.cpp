@@ -1,0 +1,203 @@
+// forma::mcp::server reached by forma's own MCP client over Streamable HTTP (in process) and
+// stdio (test_tool_server spawned), and by raw HTTP requests a client no one wrote may send.
+#include <forma/mcp.hpp>
+
+#include "net/http_client_stub.hpp"
+#include "served_tools.hpp"
+#include "support/bounded_run.hpp"
+#include "support/running_server.hpp"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/json/parse.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+using namespace std::chrono_literals;
+using forma_test::running_server;
+
+void run(asio::io_context& io, asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 30s); }
+
+forma::mcp::server_options test_options() {
+    return {.name = "forma-test-tools", .version = "1.2.3", .instructions = "Tools for tests", .page_size = 2};
+}
+
+// What every transport must show: the handshake, every page of tools, calls and their errors.
+asio::awaitable<void> check_tools(forma::mcp::client& client, std::vector<forma::mcp::progress>& progress) {
+    co_await client.connect();
+    EXPECT_EQ(client.server().name, "forma-test-tools");
+    EXPECT_EQ(client.server().version, "1.2.3");
+    EXPECT_EQ(client.server().protocol_version, forma::mcp::latest_protocol_version);
+    EXPECT_EQ(client.server().instructions, "Tools for tests");
+    const auto tools = co_await client.list_tools(); // three pages of two
+    std::vector<std::string> names;
+    for (const auto& t : tools) names.push_back(t.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"add", "echo", "fail", "slow", "forever"}));
+    EXPECT_TRUE(tools[0].output_schema.has_value()) << "a described result has a schema";
+    EXPECT_FALSE(tools[1].output_schema.has_value());
+    EXPECT_EQ(tools[0].input_schema.at("required"), json::parse(R"(["a","b"])"));
+
+    const auto added = co_await client.call_tool("add", {{"a", 2}, {"b", 40}});
+    EXPECT_FALSE(added.is_error);
+    EXPECT_EQ(added.structured_content, json::value(json::object{{"sum", 42}}));
+    EXPECT_EQ(added.text(), R"({"sum":42})");
+    const auto echoed = co_await client.call_tool("echo", {{"text", "caf\xC3\xA9"}});
+    EXPECT_EQ(echoed.text(), "caf\xC3\xA9");
+    const auto failed = co_await client.call_tool("fail", {});
+    EXPECT_TRUE(failed.is_error);
+    EXPECT_EQ(failed.text(), "the tool failed: failed on purpose");
+    const auto wrong = co_await client.call_tool("add", {{"a", "two"}});
+    EXPECT_TRUE(wrong.is_error) << "arguments the model can fix are a failed call, not a protocol error";
+    EXPECT_NE(wrong.text().find("/a"), std::string::npos) << wrong.text();
+    std::string unknown;
+    try {
+        (void)co_await client.call_tool("no_such_tool", {});
+    } catch (const forma::mcp::mcp_error& e) {
+        unknown = e.what();
+    }
+    EXPECT_NE(unknown.find("no tool named \"no_such_tool\""), std::string::npos) << unknown;
+    const auto slow = co_await client.call_tool("slow", {{"steps", 3}});
+    EXPECT_EQ(slow.text(), "done after 3 steps");
+    EXPECT_EQ(progress.size(), 3u);
+    if (!progress.empty()) {
+        EXPECT_EQ(progress.back().tool, "slow");
+        EXPECT_EQ(progress.back().value, 3);
+        EXPECT_EQ(progress.back().total, 3);
+        EXPECT_EQ(progress.back().message, "step 3");
+    }
+    co_await client.ping();
+}
+
+TEST(McpServer, ServesToolsOverStreamableHttp) {
+    asio::io_context io;
+    forma::mcp::server mcp(io.get_executor(), forma_test::mcp_tools::all(), test_options());
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, mcp.routes());
+        std::vector<forma::mcp::progress> progress;
+        forma::mcp::client client(io.get_executor(), forma::mcp::make_http_transport(io.get_executor(), {.url = s.base_url() + "/mcp"}),
+                                  {.on_progress = [&](const forma::mcp::progress& p) { progress.push_back(p); }});
+        co_await check_tools(client, progress);
+        EXPECT_EQ(mcp.sessions(), 1u);
+        co_await client.close(); // ends the session (DELETE)
+        EXPECT_EQ(mcp.sessions(), 0u);
+        co_await s.finish();
+    }());
+}
+
+TEST(McpServer, ServesToolsOverStdio) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        std::vector<forma::mcp::progress> progress;
+        forma::mcp::client client(io.get_executor(),
+                                  forma::mcp::make_stdio_transport(io.get_executor(), {.command = FORMA_MCP_TEST_TOOL_SERVER}),
+                                  {.on_progress = [&](const forma::mcp::progress& p) { progress.push_back(p); }});
+        co_await check_tools(client, progress);
+        co_await client.close();
+    }());
+}
+
+TEST(McpServer, ACanceledCallIsCanceledOnTheServer) {
+    asio::io_context io;
+    forma::mcp::server mcp(io.get_executor(), forma_test::mcp_tools::all(), test_options());
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, mcp.routes());
+        forma::mcp::client client(io.get_executor(), forma::mcp::make_http_transport(io.get_executor(), {.url = s.base_url() + "/mcp"}));
+        co_await client.connect();
+        const int before = forma_test::mcp_tools::canceled_calls;
+        asio::cancellation_signal stop;
+        bool ended = false;
+        asio::steady_timer ended_signal(io, asio::steady_timer::time_point::max());
+        asio::co_spawn(io, client.call_tool("forever", {}), asio::bind_cancellation_slot(stop.slot(), [&](std::exception_ptr, forma::mcp::call_result) {
+                           ended = true;
+                           ended_signal.cancel();
+                       }));
+        asio::steady_timer tick(io);
+        tick.expires_after(100ms);
+        co_await tick.async_wait(asio::use_awaitable);
+        stop.emit(asio::cancellation_type::terminal);
+        while (!ended) co_await ended_signal.async_wait(asio::as_tuple(asio::use_awaitable));
+        while (forma_test::mcp_tools::canceled_calls == before) { // the notification travels on its own request
+            tick.expires_after(5ms);
+            co_await tick.async_wait(asio::use_awaitable);
+        }
+        const auto after = co_await client.call_tool("echo", {{"text", "still here"}});
+        co_await client.close();
+        co_await s.finish();
+        EXPECT_EQ(forma_test::mcp_tools::canceled_calls, before + 1);
+        EXPECT_EQ(after.text(), "still here");
+    }());
+}
+
+// Raw Streamable HTTP: what a client no one wrote may send.
+struct http_answer {
+    unsigned status = 0;
+    std::string session;
+    std::string content_type;
+    json::value body;
+};
+
+asio::awaitable<http_answer> exchange(unsigned short port, std::string method, std::string body,
+                                      std::string headers = "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n") {
+    auto c = co_await forma_test::raw_http::connection::open(port);
+    co_await c.send(method + " /mcp HTTP/1.1\r\nHost: t\r\n" + headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+    auto response = co_await c.read();
+    http_answer out;
+    if (!response) co_return out;
+    out.status = response->result_int();
+    out.session = std::string((*response)["Mcp-Session-Id"]);
+    out.content_type = std::string((*response)[boost::beast::http::field::content_type]);
+    boost::system::error_code ec;
+    out.body = json::parse(response->body(), ec);
+    co_return out;
+}
+
+std::int64_t code_of(const http_answer& a) { return a.body.at("error").at("code").as_int64(); }
+
+TEST(McpServer, AnswersMalformedRequestsInJsonRpcShape) {
+    asio::io_context io;
+    forma::mcp::server mcp(io.get_executor(), forma_test::mcp_tools::all(), test_options());
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, mcp.routes());
+        const unsigned short port = s.port();
+        const http_answer init = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}})");
+        const std::string session_header = "Content-Type: application/json\r\nMcp-Session-Id: " + init.session + "\r\n";
+        const http_answer no_session = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})");
+        const http_answer unknown_session = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})",
+                                                              "Content-Type: application/json\r\nMcp-Session-Id: nope\r\n");
+        const http_answer listed = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"4"}})", session_header);
+        const http_answer bad_cursor = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"x"}})", session_header);
+        const http_answer unknown_method = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":5,"method":"resources/list"})", session_header);
+        const http_answer notified = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","method":"notifications/initialized"})", session_header);
+        const http_answer not_json = co_await exchange(port, "POST", "{", session_header);
+        const http_answer batch = co_await exchange(port, "POST", "[]", session_header);
+        const http_answer wrong_type = co_await exchange(port, "POST", "{}", "Content-Type: text/plain\r\n");
+        const http_answer stream = co_await exchange(port, "GET", "", "Accept: text/event-stream\r\n");
+        const http_answer ended = co_await exchange(port, "DELETE", "", "Mcp-Session-Id: " + init.session + "\r\n");
+        const http_answer after_end = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":6,"method":"ping"})", session_header);
+        co_await s.finish();
+        EXPECT_EQ(init.status, 200u);
+        EXPECT_EQ(init.body.at("result").at("protocolVersion").as_string(), "2024-11-05") << "the client's version, spoken";
+        EXPECT_EQ(init.session.size(), 32u);
+        EXPECT_EQ(no_session.status, 400u);
+        EXPECT_EQ(code_of(no_session), -32600);
+        EXPECT_EQ(unknown_session.status, 404u);
+        EXPECT_EQ(listed.body.at("result").at("tools").as_array().size(), 1u) << "the last page";
+        EXPECT_FALSE(listed.body.at("result").as_object().contains("nextCursor"));
+        EXPECT_EQ(code_of(bad_cursor), -32602);
+        EXPECT_EQ(code_of(unknown_method), -32601);
+        EXPECT_EQ(notified.status, 202u);
+        EXPECT_EQ(not_json.status, 400u);
+        EXPECT_EQ(code_of(not_json), -32700);
+        EXPECT_EQ(batch.status, 400u);
+        EXPECT_EQ(wrong_type.status, 415u);
+        EXPECT_EQ(stream.status, 405u);
+        EXPECT_EQ(ended.status, 200u);
+        EXPECT_EQ(after_end.status, 404u);
+    }());
+}
+
+} // namespace
