@@ -127,9 +127,9 @@ struct server::state {
         const std::vector<std::pair<std::string, std::string>> session_header{{"Mcp-Session-Id", session_id}};
         if (!detail::server_session::wants_progress(message)) {
             std::optional<std::string> answer = co_await session->handle(message, {});
-            net::http_reply reply = json_reply(200, answer ? std::move(*answer) : std::string());
+            // A canceled call gets no answer: 202 and no body, as for a notification.
+            net::http_reply reply = answer ? json_reply(200, std::move(*answer)) : net::http_reply{.status = 202, .content_type = {}};
             reply.headers = session_header;
-            if (!answer) reply.status = 204; // canceled: nothing to say
             co_await writer.send(std::move(reply));
             co_return;
         }
