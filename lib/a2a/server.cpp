@@ -2,26 +2,19 @@
 #include <forma/a2a/server.hpp>
 #include <forma/agent/in_memory_session_store.hpp>
 #include <forma/agent/in_memory_task_store.hpp>
-#include <forma/model/agent_response_builder.hpp>
-#include <forma/model/awaits_input.hpp>
 
 #include "../json/json_members.hpp"
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
+#include "../agent/task_runner.hpp"
 #include "task_wire.hpp"
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/cancellation_signal.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-#include <map>
 #include <stdexcept>
 
 namespace forma::a2a {
@@ -61,15 +54,19 @@ net::http_reply rpc_error_shape(unsigned status, std::string_view message) {
 
 } // namespace
 
-struct server::state : std::enable_shared_from_this<state> {
-    state(forma::agent& a, server_options o) : served(a), options(std::move(o)) {
-        if (!options.tasks) options.tasks = std::make_shared<in_memory_task_store>(served.get_executor());
-        if (!options.sessions) options.sessions = std::make_shared<in_memory_session_store>(served.get_executor());
+struct server::state {
+    state(forma::agent& a, server_options o)
+        : served(a), options(with_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
+
+    static server_options with_stores(forma::agent& a, server_options o) {
+        if (!o.tasks) o.tasks = std::make_shared<in_memory_task_store>(a.get_executor());
+        if (!o.sessions) o.sessions = std::make_shared<in_memory_session_store>(a.get_executor());
+        return o;
     }
 
     forma::agent& served;
     server_options options;
-    std::map<std::string, std::shared_ptr<asio::cancellation_signal>> running; // task id -> its run's stop
+    agent_detail::task_runner runner;
 
     bool as_data() const noexcept { return options.answer_format.has_value(); }
 
@@ -102,83 +99,18 @@ struct server::state : std::enable_shared_from_this<state> {
                 {"skills", std::move(skills)}};
     }
 
-    // ---- running tasks ----------------------------------------------------------------
-
-    // Runs the agent for a task: its input, then every update, go to the store as they come;
-    // the session is saved; the task ends completed, input-required, failed or canceled.
-    // `stop`: the signal of the run's cancellation slot, to know the run's entry in `running`.
-    asio::awaitable<void> run_task(std::string task_id, std::string context_id, std::vector<chat_message> input,
-                                   std::shared_ptr<asio::cancellation_signal> stop) {
-        const auto keep = shared_from_this();
-        task_store& tasks = *options.tasks;
-        bool canceled = false;
-        std::string failure;
-        try {
-            std::optional<agent_session> loaded = co_await options.sessions->load(session_id(context_id));
-            std::shared_ptr<agent_session> session;
-            if (loaded) {
-                session = std::make_shared<agent_session>(std::move(*loaded));
-            } else {
-                session = served.create_session();
-                session->id = session_id(context_id);
-            }
-            std::vector<agent_response_update> said;
-            for (const chat_message& m : input) said.emplace_back(m.role, m.contents);
-            co_await tasks.append(task_id, std::move(said));
-            co_await tasks.set_state(task_id, task_state::working);
-            agent_run_options run_options;
-            run_options.response_format = options.answer_format;
-            update_stream stream = served.run_streaming(std::move(input), session, std::move(run_options));
-            agent_response_builder answer;
-            for (;;) {
-                std::optional<agent_response_update> update = co_await stream.next();
-                if (!update) break;
-                answer.add(*update);
-                co_await tasks.append(task_id, {std::move(*update)});
-            }
-            co_await options.sessions->save(*session);
-            const agent_response<>& response = answer.response();
-            const bool waits = !response.approval_requests().empty() || awaits_input(response);
-            co_await tasks.set_state(task_id, waits ? task_state::input_required : task_state::completed);
-        } catch (const boost::system::system_error& e) {
-            if (e.code() == asio::error::operation_aborted) canceled = true;
-            else failure = e.what();
-        } catch (const std::exception& e) {
-            failure = e.what();
-        }
-        if (const auto it = running.find(task_id); it != running.end() && it->second == stop) running.erase(it);
-        if (canceled || !failure.empty()) {
-            co_await asio::this_coro::reset_cancellation_state();
-            try {
-                co_await tasks.set_state(task_id, canceled ? task_state::canceled : task_state::failed,
-                                         canceled ? std::string() : json_detail::valid_utf8(failure));
-            } catch (const std::exception&) {
-                // The store failed too: the task stays as it was last written.
-            }
-        }
-    }
-
+    // Starts the agent's run for a task (agent_detail::task_runner keeps it in the store).
     void start(const std::string& task_id, const std::string& context_id, std::vector<chat_message> input) {
-        auto stop = std::make_shared<asio::cancellation_signal>();
-        running[task_id] = stop;
-        // The completion handler keeps the signal alive until co_spawn has let go of its slot.
-        asio::co_spawn(served.get_executor(), run_task(task_id, context_id, std::move(input), stop),
-                       asio::bind_cancellation_slot(stop->slot(), [stop](std::exception_ptr) {}));
+        agent_run_options run_options;
+        run_options.response_format = options.answer_format;
+        runner.start(task_id, context_id, std::move(input), std::move(run_options));
     }
 
-    // Waits until the task has stopped (final or input-required) or `limit` has passed.
+    // The task once it has stopped, or as it stands at `deadline`.
     asio::awaitable<agent_task> settle(const std::string& task_id, std::optional<clock::time_point> deadline) {
-        std::uint64_t version = 0;
-        for (;;) {
-            std::optional<agent_task> task = co_await options.tasks->load(task_id);
-            if (!task) throw rpc_failure{task_not_found, "the task " + task_id + " is gone"};
-            if (is_final(task->state) || task->state == task_state::input_required) co_return std::move(*task);
-            if (deadline && clock::now() >= *deadline) co_return std::move(*task);
-            version = task->version;
-            const auto wait = deadline ? std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - clock::now())
-                                       : std::chrono::milliseconds(keep_alive_interval);
-            (void)co_await options.tasks->changes(task_id, task->updates.size(), version, std::max(wait, std::chrono::milliseconds(1)));
-        }
+        std::optional<agent_task> task = co_await runner.settle(task_id, deadline);
+        if (!task) throw rpc_failure{task_not_found, "the task " + task_id + " is gone"};
+        co_return std::move(*task);
     }
 
     // ---- JSON-RPC methods -------------------------------------------------------------
@@ -248,11 +180,8 @@ struct server::state : std::enable_shared_from_this<state> {
         if (is_final(task.state))
             throw rpc_failure{task_not_cancelable, "the task " + task.id + " is " + std::string(to_string(task.state)) + " and cannot be canceled"};
         (void)co_await options.tasks->request_cancel(task.id);
-        if (const auto it = running.find(task.id); it != running.end()) {
-            it->second->emit(asio::cancellation_type::terminal);
-        } else if (task.state == task_state::input_required || task.state == task_state::submitted) {
+        if (!runner.cancel(task.id) && (task.state == task_state::input_required || task.state == task_state::submitted))
             co_await options.tasks->set_state(task.id, task_state::canceled); // nothing runs it
-        }
         co_return detail::task_object(co_await settle(task.id, clock::now() + std::chrono::seconds(5)), as_data());
     }
 
@@ -308,7 +237,8 @@ struct server::state : std::enable_shared_from_this<state> {
 
     asio::awaitable<void> stream(net::response_writer& writer, const json::value& rpc_id, const json::object& params, bool resubscribe) {
         const agent_task task = resubscribe ? co_await existing(params) : co_await begin(params);
-        co_await writer.start({.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}});
+        net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
+        co_await writer.start(std::move(head));
         co_await follow(writer, rpc_id, task);
         co_await writer.finish();
     }
@@ -373,13 +303,11 @@ struct server::state : std::enable_shared_from_this<state> {
 
 server::server(forma::agent& served, server_options options) : state_(std::make_shared<state>(served, std::move(options))) {}
 
-server::~server() {
-    for (auto& [id, stop] : state_->running) stop->emit(asio::cancellation_type::terminal);
-}
+server::~server() = default;
 
 json::object server::card(std::string_view url) const { return state_->card(url); }
 
-std::size_t server::running_tasks() const noexcept { return state_->running.size(); }
+std::size_t server::running_tasks() const noexcept { return state_->runner.running(); }
 
 net::http_routes server::routes() const {
     net::http_routes routes;
@@ -391,7 +319,8 @@ net::http_routes server::routes() const {
             const std::string* host = request.header("Host");
             url = std::string(request.secure ? "https://" : "http://") + (host ? *host : std::string("localhost")) + s->options.rpc_path;
         }
-        co_await writer.send({.body = json::serialize(s->card(url))});
+        net::http_reply card{.body = json::serialize(s->card(url))};
+        co_await writer.send(std::move(card));
     });
     routes.add("POST", s->options.rpc_path, [s](net::server_request& request, net::response_writer& writer) -> asio::awaitable<void> {
         co_await s->dispatch(request, writer);

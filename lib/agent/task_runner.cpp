@@ -1,0 +1,126 @@
+#include "task_runner.hpp"
+
+#include <forma/model/agent_response_builder.hpp>
+#include <forma/model/awaits_input.hpp>
+
+#include "../json/json_text.hpp"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/this_coro.hpp>
+
+#include <map>
+
+namespace forma::agent_detail {
+
+namespace asio = boost::asio;
+
+// How long settle() waits on the store between looks when it has no deadline.
+constexpr std::chrono::seconds settle_slice{15};
+
+struct task_runner::state {
+    agent& served;
+    std::shared_ptr<task_store> tasks;
+    std::shared_ptr<session_store> sessions;
+    std::map<std::string, std::shared_ptr<asio::cancellation_signal>> running; // task id -> its run's stop
+
+    asio::awaitable<std::shared_ptr<agent_session>> session_for(const std::string& context_id) {
+        if (sessions) {
+            std::optional<agent_session> loaded = co_await sessions->load(session_id(context_id));
+            if (loaded) co_return std::make_shared<agent_session>(std::move(*loaded));
+        }
+        std::shared_ptr<agent_session> fresh = served.create_session();
+        fresh->id = session_id(context_id);
+        co_return fresh;
+    }
+
+    // `stop`: the signal of this run's cancellation slot, to find the run's own entry in `running`.
+    static asio::awaitable<void> run(std::shared_ptr<state> s, std::string task_id, std::string context_id,
+                                     std::vector<chat_message> input, agent_run_options options,
+                                     std::shared_ptr<asio::cancellation_signal> stop) {
+        task_store& tasks = *s->tasks;
+        bool canceled = false;
+        std::string failure;
+        try {
+            std::shared_ptr<agent_session> session = co_await s->session_for(context_id);
+            std::vector<agent_response_update> said;
+            for (const chat_message& m : input) said.emplace_back(m.role, m.contents);
+            co_await tasks.append(task_id, std::move(said));
+            co_await tasks.set_state(task_id, task_state::working);
+            update_stream stream = s->served.run_streaming(std::move(input), session, std::move(options));
+            agent_response_builder answer;
+            for (;;) {
+                std::optional<agent_response_update> update = co_await stream.next();
+                if (!update) break;
+                answer.add(*update);
+                std::vector<agent_response_update> one;
+                one.push_back(std::move(*update));
+                co_await tasks.append(task_id, std::move(one));
+            }
+            if (s->sessions) co_await s->sessions->save(*session);
+            const agent_response<>& response = answer.response();
+            const bool waits = !response.approval_requests().empty() || awaits_input(response);
+            co_await tasks.set_state(task_id, waits ? task_state::input_required : task_state::completed);
+        } catch (const boost::system::system_error& e) {
+            if (e.code() == asio::error::operation_aborted) canceled = true;
+            else failure = e.what();
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+        if (const auto it = s->running.find(task_id); it != s->running.end() && it->second == stop) s->running.erase(it);
+        if (canceled || !failure.empty()) {
+            co_await asio::this_coro::reset_cancellation_state();
+            try {
+                std::string why = canceled ? std::string() : json_detail::valid_utf8(failure);
+                co_await tasks.set_state(task_id, canceled ? task_state::canceled : task_state::failed, std::move(why));
+            } catch (const std::exception&) {
+                // The store failed too: the task stays as it was last written.
+            }
+        }
+    }
+};
+
+task_runner::task_runner(agent& served, std::shared_ptr<task_store> tasks, std::shared_ptr<session_store> sessions)
+    : state_(std::make_shared<state>(state{served, std::move(tasks), std::move(sessions), {}})) {}
+
+task_runner::~task_runner() {
+    const auto running = state_->running; // a run erases its entry as it ends
+    for (const auto& [id, stop] : running) stop->emit(asio::cancellation_type::terminal);
+}
+
+task_store& task_runner::tasks() const noexcept { return *state_->tasks; }
+
+void task_runner::start(std::string task_id, std::string context_id, std::vector<chat_message> input, agent_run_options options) {
+    auto stop = std::make_shared<asio::cancellation_signal>();
+    state_->running[task_id] = stop;
+    // The completion handler keeps the signal alive until co_spawn has let go of its slot.
+    asio::co_spawn(state_->served.get_executor(),
+                   state::run(state_, std::move(task_id), std::move(context_id), std::move(input), std::move(options), stop),
+                   asio::bind_cancellation_slot(stop->slot(), [stop](std::exception_ptr) {}));
+}
+
+bool task_runner::cancel(const std::string& task_id) {
+    const auto it = state_->running.find(task_id);
+    if (it == state_->running.end()) return false;
+    const auto stop = it->second;
+    stop->emit(asio::cancellation_type::terminal);
+    return true;
+}
+
+std::size_t task_runner::running() const noexcept { return state_->running.size(); }
+
+asio::awaitable<std::optional<agent_task>> task_runner::settle(std::string task_id, std::optional<clock::time_point> deadline) {
+    const auto s = state_;
+    for (;;) {
+        std::optional<agent_task> task = co_await s->tasks->load(task_id);
+        if (!task) co_return std::nullopt;
+        if (is_final(task->state) || task->state == task_state::input_required) co_return task;
+        if (deadline && clock::now() >= *deadline) co_return task;
+        const auto wait = deadline ? std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - clock::now())
+                                   : std::chrono::milliseconds(settle_slice);
+        (void)co_await s->tasks->changes(task_id, task->updates.size(), task->version, std::max(wait, std::chrono::milliseconds(1)));
+    }
+}
+
+} // namespace forma::agent_detail

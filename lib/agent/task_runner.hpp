@@ -1,0 +1,47 @@
+#pragma once
+// Runs an agent for served tasks (A2A tasks, background Responses): the input and every update
+// go to a task_store as they come, the session is saved, the task ends completed,
+// input-required (approval requests, a question), failed or canceled. Shared by the servers.
+
+#include <forma/agent/agent.hpp>
+#include <forma/agent/session_store.hpp>
+#include <forma/agent/task_store.hpp>
+
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace forma::agent_detail {
+
+class task_runner {
+public:
+    using clock = std::chrono::steady_clock;
+
+    /// `served` must outlive every run. `sessions` null: each run gets a fresh session.
+    task_runner(agent& served, std::shared_ptr<task_store> tasks, std::shared_ptr<session_store> sessions);
+    ~task_runner(); // cancels what still runs
+
+    task_store& tasks() const noexcept;
+
+    /// Runs the task `task_id` (created in the store) on the agent's executor, in the background.
+    void start(std::string task_id, std::string context_id, std::vector<chat_message> input, agent_run_options options = {});
+    /// Cancels the run of `task_id` if it runs here; whether it did.
+    bool cancel(const std::string& task_id);
+    /// Runs going on here.
+    std::size_t running() const noexcept;
+
+    /** The task once it has stopped (final or input-required), or as it stands at `deadline`;
+        nullopt for an unknown task.
+    */
+    boost::asio::awaitable<std::optional<agent_task>> settle(std::string task_id, std::optional<clock::time_point> deadline);
+
+private:
+    struct state;
+    std::shared_ptr<state> state_;
+};
+
+} // namespace forma::agent_detail
