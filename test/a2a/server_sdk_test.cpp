@@ -4,7 +4,7 @@
 #include <forma/a2a/server.hpp>
 
 #include "a2a_test_agent.hpp"
-#include "served_agent.hpp"
+#include "support/served_agent.hpp"
 #include "support/bounded_run.hpp"
 #include "support/program_output.hpp"
 #include "support/running_server.hpp"

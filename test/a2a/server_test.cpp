@@ -7,7 +7,7 @@
 #include <forma/testing/scripted_chat_client.hpp>
 
 #include "net/http_client_stub.hpp"
-#include "served_agent.hpp"
+#include "support/served_agent.hpp"
 #include "support/bounded_run.hpp"
 #include "support/running_server.hpp"
 

@@ -3,6 +3,8 @@
 #include <forma/model/agent_response_update.hpp>
 #include <forma/model/chat_message.hpp>
 
+#include <boost/json/object.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +38,8 @@ struct agent_task {
     std::vector<chat_message> input{};
     /// What the run has said so far, in order: merged with to_agent_response, the answer.
     std::vector<agent_response_update> updates{};
+    /// What the server that made it keeps to show it again (a Response's settings); any JSON.
+    boost::json::object properties{};
     /// Why it failed (a sentence a caller can read), or empty.
     std::string error{};
     /// A cancellation was asked for; the instance that runs it cancels the run.

@@ -1,5 +1,5 @@
 #pragma once
-// The agent the A2A server tests serve: it answers by the first word of the user's text,
+// The agent the server tests (A2A, OpenAI-compatible) serve: it answers by the first word of the user's text,
 // like test_agent.mjs does for the client tests, so that each protocol path has a trigger.
 //   "hello ..."  -> "Hello! You said: <text>" at once
 //   "count"      -> "one ", "two ", "three" streamed

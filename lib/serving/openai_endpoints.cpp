@@ -1,0 +1,322 @@
+// forma::serving::openai_endpoints: an agent behind OpenAI's Chat Completions and Responses APIs.
+#include <forma/serving/openai_endpoints.hpp>
+#include <forma/agent/in_memory_session_store.hpp>
+#include <forma/agent/in_memory_task_store.hpp>
+#include <forma/model/agent_response_builder.hpp>
+
+#include "../agent/task_runner.hpp"
+#include "../json/json_text.hpp"
+#include "../net/media_type.hpp"
+#include "openai_request.hpp"
+#include "openai_shapes.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <charconv>
+
+namespace forma::serving {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+using detail::error_body;
+
+constexpr std::chrono::seconds keep_alive_interval{15};
+
+std::int64_t unix_now() {
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+net::http_reply json_reply(unsigned status, std::string body) {
+    return {.status = status, .content_type = "application/json", .body = std::move(body)};
+}
+
+net::http_reply openai_error_shape(unsigned status, std::string_view message) {
+    const std::string_view type = status == 401 || status == 403 ? "authentication_error"
+                                  : status == 404               ? "not_found_error"
+                                  : status >= 500               ? "server_error"
+                                                                : "invalid_request_error";
+    return json_reply(status, error_body(message, type));
+}
+
+net::http_reply invalid_request(const detail::request_error& e) {
+    return json_reply(400, error_body(e.message, "invalid_request_error", e.param));
+}
+
+std::string failure_text(const std::exception_ptr& failure) {
+    try {
+        std::rethrow_exception(failure);
+    } catch (const std::exception& e) {
+        return e.what();
+    } catch (...) {
+        return "unknown error";
+    }
+}
+
+bool stopped(task_state state) { return is_final(state) || state == task_state::input_required; }
+
+} // namespace
+
+struct openai_endpoints::state {
+    state(forma::agent& a, openai_endpoints_options o)
+        : served(a), options(with_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
+
+    static openai_endpoints_options with_stores(forma::agent& a, openai_endpoints_options o) {
+        if (!o.tasks) o.tasks = std::make_shared<in_memory_task_store>(a.get_executor());
+        if (!o.sessions) o.sessions = std::make_shared<in_memory_session_store>(a.get_executor());
+        if (o.model.empty()) o.model = std::string(a.name()).empty() ? "forma" : std::string(a.name());
+        return o;
+    }
+
+    forma::agent& served;
+    openai_endpoints_options options;
+    agent_detail::task_runner runner;
+
+    // The body as a JSON object, or the error reply already sent.
+    asio::awaitable<std::optional<json::object>> body_of(net::server_request& request, net::response_writer& writer) {
+        const std::string* type = request.header("Content-Type");
+        if (!type || !net::detail::has_media_type(*type, net::detail::json_media_type)) {
+            co_await writer.send(openai_error_shape(415, "the body must be JSON (Content-Type: application/json)"));
+            co_return std::nullopt;
+        }
+        boost::system::error_code ec;
+        json::value body = json::parse(request.body, ec);
+        if (ec || !body.is_object()) {
+            co_await writer.send(json_reply(400, error_body(ec ? "the body is not JSON: " + ec.message() : "the body must be a JSON object",
+                                                            "invalid_request_error")));
+            co_return std::nullopt;
+        }
+        co_return std::move(body.get_object());
+    }
+
+    // ---- Chat Completions ------------------------------------------------------------
+
+    asio::awaitable<void> chat_completions(net::server_request& request, net::response_writer& writer) {
+        std::optional<json::object> body = co_await body_of(request, writer);
+        if (!body) co_return;
+        detail::run_request run;
+        std::optional<detail::request_error> refused;
+        try {
+            run = detail::read_chat_request(*body);
+        } catch (const detail::request_error& e) {
+            refused = e;
+        }
+        if (refused) {
+            co_await writer.send(invalid_request(*refused));
+            co_return;
+        }
+        const std::string id = "chatcmpl-" + make_unique_id();
+        const std::int64_t created = unix_now();
+        const std::string& model = options.model;
+        if (!run.stream) {
+            std::exception_ptr failure;
+            agent_response<> answer;
+            try {
+                answer = co_await served.run(std::move(run.input), {}, std::move(run.options));
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            if (failure) {
+                co_await writer.send(json_reply(500, error_body("the agent failed: " + failure_text(failure), "server_error")));
+                co_return;
+            }
+            co_await writer.send(json_reply(200, json::serialize(detail::chat_completion(answer, id, model, created))));
+            co_return;
+        }
+        net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
+        co_await writer.start(std::move(head));
+        auto send = [&](const json::object& chunk) -> asio::awaitable<void> {
+            co_await writer.write(net::format_sse_event(json::serialize(chunk)));
+        };
+        co_await send(detail::chat_chunk(id, model, created, {{"role", "assistant"}, {"content", ""}}));
+        agent_response_builder answer;
+        std::exception_ptr failure;
+        try {
+            update_stream stream = served.run_streaming(std::move(run.input), {}, std::move(run.options));
+            for (;;) {
+                std::optional<agent_response_update> update = co_await stream.next();
+                if (!update) break;
+                answer.add(*update);
+                std::string text;
+                for (const content& c : update->contents)
+                    if (const auto* t = std::get_if<text_content>(&c)) text += t->text;
+                if (!text.empty()) co_await send(detail::chat_chunk(id, model, created, {{"content", json_detail::valid_utf8(text)}}));
+            }
+        } catch (const boost::system::system_error& e) {
+            if (e.code() == asio::error::operation_aborted) throw; // the server stops
+            failure = std::current_exception();
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        if (failure) {
+            // A stream that has begun can only say so in-band, as OpenAI does.
+            co_await writer.write(net::format_sse_event(error_body("the agent failed: " + failure_text(failure), "server_error")));
+        } else {
+            const agent_response<>& whole = answer.response();
+            co_await send(detail::chat_chunk(id, model, created, json::object(),
+                                             whole.finish_reason ? whole.finish_reason->value() : std::string("stop")));
+            if (run.include_usage) co_await send(detail::chat_usage_chunk(id, model, created, whole.usage));
+        }
+        co_await writer.write("data: [DONE]\n\n");
+        co_await writer.finish();
+    }
+
+    // ---- Responses -------------------------------------------------------------------
+
+    asio::awaitable<void> create_response(net::server_request& request, net::response_writer& writer) {
+        std::optional<json::object> body = co_await body_of(request, writer);
+        if (!body) co_return;
+        detail::run_request run;
+        std::optional<detail::request_error> refused;
+        try {
+            run = detail::read_responses_request(*body);
+        } catch (const detail::request_error& e) {
+            refused = e;
+        }
+        if (refused) {
+            co_await writer.send(invalid_request(*refused));
+            co_return;
+        }
+        std::string context_id;
+        if (!run.previous_response_id.empty()) {
+            std::optional<agent_task> previous = co_await options.tasks->load(run.previous_response_id);
+            if (!previous) {
+                co_await writer.send(json_reply(400, error_body("no response " + run.previous_response_id + " to continue",
+                                                                "invalid_request_error", "previous_response_id")));
+                co_return;
+            }
+            context_id = previous->context_id;
+        } else {
+            context_id = make_unique_id();
+        }
+        agent_task task{.id = "resp_" + make_unique_id(), .context_id = context_id, .input = run.input};
+        task.properties = detail::response_base(task.id, options.model, unix_now(), *body);
+        co_await options.tasks->create(task);
+        runner.start(task.id, context_id, std::move(run.input), std::move(run.options));
+        if (run.stream) {
+            co_await stream_response(writer, task.id, task.properties, run.background, std::nullopt);
+        } else if (run.background) {
+            co_await writer.send(json_reply(200, json::serialize(detail::response_of(task.properties, task))));
+        } else {
+            std::optional<agent_task> done = co_await runner.settle(task.id, std::nullopt);
+            co_await send_response(writer, done);
+        }
+    }
+
+    asio::awaitable<void> send_response(net::response_writer& writer, const std::optional<agent_task>& task) {
+        if (!task) {
+            co_await writer.send(openai_error_shape(404, "no such response"));
+            co_return;
+        }
+        co_await writer.send(json_reply(200, json::serialize(detail::response_of(task->properties, *task))));
+    }
+
+    // The events of a response from the start (those after `starting_after` sent), then as it goes on.
+    asio::awaitable<void> stream_response(net::response_writer& writer, const std::string& id, const json::object& base,
+                                          bool background, std::optional<std::size_t> starting_after) {
+        net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
+        co_await writer.start(std::move(head));
+        detail::response_events events(base, background);
+        auto send = [&](std::vector<json::object> batch) -> asio::awaitable<void> {
+            std::string text;
+            for (const json::object& e : batch) {
+                if (starting_after && e.at("sequence_number").to_number<std::size_t>() <= *starting_after) continue;
+                text += net::format_sse_event(json::serialize(e), e.at("type").as_string());
+            }
+            co_await writer.write(text);
+        };
+        co_await send(events.start());
+        std::size_t next = 0;
+        std::uint64_t version = 0;
+        for (;;) {
+            std::optional<task_changes> changes = co_await options.tasks->changes(id, next, version, keep_alive_interval);
+            if (!changes) break;
+            if (changes->version == version) {
+                co_await writer.write(": keep-alive\n\n");
+                continue;
+            }
+            std::vector<json::object> batch;
+            for (const agent_response_update& u : changes->updates)
+                for (auto& e : events.add(u)) batch.push_back(std::move(e));
+            co_await send(std::move(batch));
+            next = changes->next;
+            version = changes->version;
+            if (stopped(changes->state)) {
+                std::optional<agent_task> task = co_await options.tasks->load(id);
+                if (task) co_await send(events.finish(*task));
+                break;
+            }
+        }
+        co_await writer.finish();
+    }
+
+    // GET /responses/{id}[?stream=true&starting_after=N] and POST /responses/{id}/cancel.
+    asio::awaitable<void> existing_response(net::server_request& request, net::response_writer& writer) {
+        const std::string prefix = options.base_path + "/responses/";
+        std::string rest = request.path.substr(prefix.size());
+        const bool cancel = rest.ends_with("/cancel");
+        if (cancel) rest.resize(rest.size() - std::string_view("/cancel").size());
+        if (rest.empty() || rest.find('/') != std::string::npos || cancel != (request.method == "POST")) {
+            co_await writer.send(openai_error_shape(404, "nothing is served at " + request.path));
+            co_return;
+        }
+        std::optional<agent_task> task = co_await options.tasks->load(rest);
+        if (!task) {
+            co_await writer.send(openai_error_shape(404, "no response " + rest));
+            co_return;
+        }
+        if (cancel) {
+            if (!stopped(task->state)) {
+                (void)co_await options.tasks->request_cancel(task->id);
+                if (!runner.cancel(task->id)) co_await options.tasks->set_state(task->id, task_state::canceled);
+                task = co_await runner.settle(task->id, std::chrono::steady_clock::now() + std::chrono::seconds(5));
+            }
+            co_await send_response(writer, task);
+            co_return;
+        }
+        if (request.query_parameter("stream") == "true") {
+            std::optional<std::size_t> after;
+            if (const std::string n = request.query_parameter("starting_after"); !n.empty()) {
+                std::size_t value = 0;
+                const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), value);
+                if (ec != std::errc() || end != n.data() + n.size()) {
+                    co_await writer.send(json_reply(400, error_body("starting_after must be an event's sequence number", "invalid_request_error", "starting_after")));
+                    co_return;
+                }
+                after = value;
+            }
+            const json::value* background = task->properties.if_contains("background");
+            co_await stream_response(writer, task->id, task->properties, background && background->is_bool() && background->get_bool(), after);
+            co_return;
+        }
+        co_await send_response(writer, task);
+    }
+};
+
+openai_endpoints::openai_endpoints(forma::agent& served, openai_endpoints_options options)
+    : state_(std::make_shared<state>(served, std::move(options))) {}
+
+openai_endpoints::~openai_endpoints() = default;
+
+net::http_routes openai_endpoints::routes() const {
+    net::http_routes routes;
+    routes.shape_errors(&openai_error_shape);
+    const auto s = state_;
+    const std::string& base = s->options.base_path;
+    routes.add("POST", base + "/chat/completions",
+               [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->chat_completions(r, w); });
+    routes.add("POST", base + "/responses",
+               [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->create_response(r, w); });
+    routes.add("*", base + "/responses/*",
+               [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->existing_response(r, w); });
+    routes.add("GET", base + "/models", [s](net::server_request&, net::response_writer& w) -> asio::awaitable<void> {
+        const json::object list{{"object", "list"},
+                                {"data", json::array{{{"id", s->options.model}, {"object", "model"}, {"created", 0}, {"owned_by", "forma"}}}}};
+        co_await w.send(json_reply(200, json::serialize(list)));
+    });
+    return routes;
+}
+
+} // namespace forma::serving

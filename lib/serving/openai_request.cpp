@@ -1,0 +1,192 @@
+#include "openai_request.hpp"
+
+#include "../json/json_members.hpp"
+
+#include <forma/error.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace forma::serving::detail {
+
+namespace {
+
+namespace json = boost::json;
+
+[[noreturn]] void refuse(std::string param, std::string message) { throw request_error{std::move(param), std::move(message)}; }
+
+chat_role role_named(std::string_view role, const std::string& param) {
+    if (role == "system" || role == "developer") return chat_role::system();
+    if (role == "user") return chat_role::user();
+    if (role == "assistant") return chat_role::assistant();
+    if (role == "tool") return chat_role::tool();
+    refuse(param, "unknown role \"" + std::string(role) + "\" (system, developer, user, assistant or tool)");
+}
+
+// A message's content: a string, or parts of text (text, input_text, output_text) and images.
+std::vector<content> contents_of(const json::value* value, const std::string& param) {
+    std::vector<content> out;
+    if (!value || value->is_null()) return out;
+    if (value->is_string()) {
+        out.emplace_back(text_content(std::string(value->get_string())));
+        return out;
+    }
+    if (!value->is_array()) refuse(param, "content must be a string or an array of parts");
+    std::size_t i = 0;
+    for (const json::value& p : value->get_array()) {
+        const std::string at = param + "[" + std::to_string(i++) + "]";
+        const json::object* part = p.if_object();
+        if (!part) refuse(at, "a content part must be an object");
+        const std::string type = json_detail::string_member(*part, "type");
+        if (type == "text" || type == "input_text" || type == "output_text") {
+            out.emplace_back(text_content(json_detail::string_member(*part, "text")));
+        } else if (type == "image_url") {
+            const json::value* image = part->if_contains("image_url");
+            const std::string url = image && image->is_object() ? json_detail::string_member(image->get_object(), "url") : "";
+            out.emplace_back(uri_content(url, "image/*"));
+        } else if (type == "input_image") {
+            out.emplace_back(uri_content(json_detail::string_member(*part, "image_url"), "image/*"));
+        } else {
+            refuse(at + ".type", "content parts of type \"" + type + "\" are not taken");
+        }
+    }
+    return out;
+}
+
+json::object arguments_of(std::string_view text) {
+    boost::system::error_code ec;
+    json::value v = json::parse(text, ec);
+    return !ec && v.is_object() ? std::move(v.get_object()) : json::object();
+}
+
+void read_format(const json::object& format, const std::string& param, agent_run_options& options) {
+    const std::string type = json_detail::string_member(format, "type");
+    if (type == "text") return;
+    if (type == "json_object") {
+        options.response_format = response_format::json();
+        return;
+    }
+    if (type != "json_schema") refuse(param + ".type", "response formats are text, json_object or json_schema");
+    // Chat Completions nests the schema under json_schema; Responses puts it beside the type.
+    const json::value* nested = format.if_contains("json_schema");
+    const json::object& spec = nested && nested->is_object() ? nested->get_object() : format;
+    const json::value* schema = spec.if_contains("schema");
+    if (!schema || !schema->is_object()) refuse(param + ".schema", "a json_schema format needs a schema object");
+    const json::value* strict = spec.if_contains("strict");
+    try {
+        options.response_format = response_format::json_schema(json_detail::string_member(spec, "name"), schema->get_object(),
+                                                               json_detail::string_member(spec, "description"),
+                                                               strict && strict->is_bool() ? std::optional(strict->get_bool()) : std::nullopt);
+    } catch (const error& e) {
+        refuse(param + ".name", e.what());
+    }
+}
+
+// temperature, top_p, seed, stop, and the output token limit under `max_tokens_key`s.
+void read_sampling(const json::object& body, std::initializer_list<const char*> max_tokens_keys, agent_run_options& options) {
+    chat_options chat;
+    if (const json::value* t = body.if_contains("temperature"); t && t->is_number()) chat.temperature = t->to_number<double>();
+    if (const json::value* p = body.if_contains("top_p"); p && p->is_number()) chat.top_p = p->to_number<double>();
+    if (const json::value* s = body.if_contains("seed"); s && s->is_int64()) chat.seed = s->get_int64();
+    for (const char* key : max_tokens_keys)
+        if (const json::value* m = body.if_contains(key); m && m->is_int64()) chat.max_output_tokens = m->get_int64();
+    if (const json::value* stop = body.if_contains("stop")) {
+        if (stop->is_string()) chat.stop_sequences.emplace_back(stop->get_string());
+        if (stop->is_array())
+            for (const json::value& s : stop->get_array())
+                if (s.is_string()) chat.stop_sequences.emplace_back(s.get_string());
+    }
+    if (const json::value* instructions = body.if_contains("instructions"); instructions && instructions->is_string())
+        chat.instructions = std::string(instructions->get_string());
+    options.chat_options = std::move(chat);
+}
+
+void refuse_client_tools(const json::object& body) {
+    if (const json::value* tools = body.if_contains("tools"); tools && tools->is_array() && !tools->get_array().empty())
+        refuse("tools", "this model is an agent whose tools run inside it; a request's own tools are not taken");
+}
+
+} // namespace
+
+run_request read_chat_request(const json::object& body) {
+    run_request out;
+    out.model = json_detail::string_member(body, "model");
+    const json::value* messages = body.if_contains("messages");
+    if (!messages || !messages->is_array() || messages->get_array().empty())
+        refuse("messages", "messages must be a non-empty array");
+    refuse_client_tools(body);
+    std::size_t i = 0;
+    for (const json::value& m : messages->get_array()) {
+        const std::string param = "messages[" + std::to_string(i++) + "]";
+        const json::object* message = m.if_object();
+        if (!message) refuse(param, "a message must be an object");
+        const chat_role role = role_named(json_detail::string_member(*message, "role"), param + ".role");
+        std::vector<content> contents;
+        if (role == chat_role::tool()) {
+            std::string result;
+            for (const content& c : contents_of(message->if_contains("content"), param + ".content"))
+                if (const auto* t = std::get_if<text_content>(&c)) result += t->text;
+            contents.emplace_back(function_result_content(json_detail::string_member(*message, "tool_call_id"), json::value(result)));
+        } else {
+            contents = contents_of(message->if_contains("content"), param + ".content");
+        }
+        if (const json::value* calls = message->if_contains("tool_calls"); calls && calls->is_array()) {
+            for (const json::value& c : calls->get_array()) {
+                const json::object* call = c.if_object();
+                const json::value* function = call ? call->if_contains("function") : nullptr;
+                if (!function || !function->is_object()) refuse(param + ".tool_calls", "a tool call needs a function");
+                const json::object& f = function->get_object();
+                contents.emplace_back(function_call_content(json_detail::string_member(*call, "id"), json_detail::string_member(f, "name"),
+                                                            arguments_of(json_detail::string_member(f, "arguments"))));
+            }
+        }
+        out.input.emplace_back(role, std::move(contents));
+    }
+    if (const json::value* format = body.if_contains("response_format"); format && format->is_object())
+        read_format(format->get_object(), "response_format", out.options);
+    read_sampling(body, {"max_tokens", "max_completion_tokens"}, out.options);
+    if (const json::value* s = body.if_contains("stream"); s && s->is_bool()) out.stream = s->get_bool();
+    if (const json::value* so = body.if_contains("stream_options"); so && so->is_object())
+        if (const json::value* u = so->get_object().if_contains("include_usage"); u && u->is_bool()) out.include_usage = u->get_bool();
+    return out;
+}
+
+run_request read_responses_request(const json::object& body) {
+    run_request out;
+    out.model = json_detail::string_member(body, "model");
+    refuse_client_tools(body);
+    const json::value* input = body.if_contains("input");
+    if (!input || (!input->is_string() && !input->is_array())) refuse("input", "input must be text or an array of messages");
+    if (input->is_string()) {
+        out.input.emplace_back(chat_role::user(), std::string(input->get_string()));
+    } else {
+        std::size_t i = 0;
+        for (const json::value& item_value : input->get_array()) {
+            const std::string param = "input[" + std::to_string(i++) + "]";
+            const json::object* item = item_value.if_object();
+            if (!item) refuse(param, "an input item must be an object");
+            const std::string type = json_detail::string_member(*item, "type");
+            if (type == "function_call_output") {
+                out.input.emplace_back(chat_role::tool(), std::vector<content>{function_result_content(
+                                                              json_detail::string_member(*item, "call_id"),
+                                                              json::value(json_detail::string_member(*item, "output")))});
+            } else if (type.empty() || type == "message") {
+                out.input.emplace_back(role_named(json_detail::string_member(*item, "role"), param + ".role"),
+                                       contents_of(item->if_contains("content"), param + ".content"));
+            } else {
+                refuse(param + ".type", "input items of type \"" + type + "\" are not taken");
+            }
+        }
+        if (out.input.empty()) refuse("input", "input must hold at least one message");
+    }
+    if (const json::value* text = body.if_contains("text"); text && text->is_object())
+        if (const json::value* format = text->get_object().if_contains("format"); format && format->is_object())
+            read_format(format->get_object(), "text.format", out.options);
+    read_sampling(body, {"max_output_tokens"}, out.options);
+    if (const json::value* s = body.if_contains("stream"); s && s->is_bool()) out.stream = s->get_bool();
+    if (const json::value* b = body.if_contains("background"); b && b->is_bool()) out.background = b->get_bool();
+    out.previous_response_id = json_detail::string_member(body, "previous_response_id");
+    return out;
+}
+
+} // namespace forma::serving::detail

@@ -1,0 +1,210 @@
+#include "openai_shapes.hpp"
+
+#include "../json/json_text.hpp"
+
+#include <forma/model/agent_response_builder.hpp>
+
+#include <boost/json/serialize.hpp>
+
+namespace forma::serving::detail {
+
+namespace json = boost::json;
+
+namespace {
+
+std::string utf8(std::string_view s) { return json_detail::valid_utf8(s); }
+
+// The answer: what the agent said after the task's last user message.
+agent_response<> answer_of(const agent_task& task) {
+    agent_response<> merged = to_agent_response(task.updates);
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < merged.messages.size(); ++i)
+        if (merged.messages[i].role == chat_role::user() || merged.messages[i].role == chat_role::system()) from = i + 1;
+    merged.messages.erase(merged.messages.begin(), merged.messages.begin() + static_cast<std::ptrdiff_t>(from));
+    return merged;
+}
+
+json::object output_text_part(std::string_view text) {
+    return {{"type", "output_text"}, {"text", utf8(text)}, {"annotations", json::array{}}, {"logprobs", json::array{}}};
+}
+
+json::object message_item(const std::string& id, std::string_view text, std::string_view status, bool with_part) {
+    json::array content;
+    if (with_part) content.push_back(output_text_part(text));
+    return {{"id", id}, {"type", "message"}, {"role", "assistant"}, {"status", status}, {"content", std::move(content)}};
+}
+
+std::string_view status_of(task_state state) {
+    switch (state) {
+    case task_state::submitted: return "queued";
+    case task_state::working: return "in_progress";
+    case task_state::input_required:
+    case task_state::completed: return "completed";
+    case task_state::failed: return "failed";
+    case task_state::canceled: return "cancelled";
+    }
+    return "in_progress";
+}
+
+json::object responses_usage(const std::optional<usage_details>& usage) {
+    const std::int64_t input = usage && usage->input_token_count ? *usage->input_token_count : 0;
+    const std::int64_t output = usage && usage->output_token_count ? *usage->output_token_count : 0;
+    const std::int64_t reasoning = usage && usage->reasoning_token_count ? *usage->reasoning_token_count : 0;
+    const std::int64_t cached = usage && usage->cached_input_token_count ? *usage->cached_input_token_count : 0;
+    return {{"input_tokens", input},
+            {"input_tokens_details", {{"cached_tokens", cached}, {"cache_write_tokens", 0}}},
+            {"output_tokens", output},
+            {"output_tokens_details", {{"reasoning_tokens", reasoning}}},
+            {"total_tokens", usage && usage->total_token_count ? *usage->total_token_count : input + output}};
+}
+
+} // namespace
+
+std::string error_body(std::string_view message, std::string_view type, std::string_view param, std::string_view code) {
+    json::object error{{"message", utf8(message)}, {"type", type}, {"param", nullptr}, {"code", nullptr}};
+    if (!param.empty()) error["param"] = utf8(param);
+    if (!code.empty()) error["code"] = code;
+    return json::serialize(json::object{{"error", std::move(error)}});
+}
+
+json::object chat_completion(const agent_response<>& answer, const std::string& id, std::string_view model, std::int64_t created) {
+    const std::string text = answer.text();
+    json::object message{{"role", "assistant"}, {"content", text.empty() ? json::value(nullptr) : json::value(utf8(text))}, {"refusal", nullptr}};
+    const std::string finish = answer.finish_reason ? answer.finish_reason->value() : "stop";
+    json::object out{{"id", id},
+                     {"object", "chat.completion"},
+                     {"created", created},
+                     {"model", model},
+                     {"choices", json::array{{{"index", 0}, {"message", std::move(message)}, {"finish_reason", finish}, {"logprobs", nullptr}}}}};
+    const std::int64_t input = answer.usage && answer.usage->input_token_count ? *answer.usage->input_token_count : 0;
+    const std::int64_t output = answer.usage && answer.usage->output_token_count ? *answer.usage->output_token_count : 0;
+    out["usage"] = {{"prompt_tokens", input}, {"completion_tokens", output}, {"total_tokens", input + output}};
+    return out;
+}
+
+json::object chat_chunk(const std::string& id, std::string_view model, std::int64_t created, json::object delta,
+                        std::optional<std::string> finish_reason) {
+    json::object choice{{"index", 0}, {"delta", std::move(delta)}, {"logprobs", nullptr},
+                        {"finish_reason", finish_reason ? json::value(*finish_reason) : json::value(nullptr)}};
+    return {{"id", id}, {"object", "chat.completion.chunk"}, {"created", created}, {"model", model}, {"choices", json::array{std::move(choice)}}};
+}
+
+json::object chat_usage_chunk(const std::string& id, std::string_view model, std::int64_t created, const std::optional<usage_details>& usage) {
+    const std::int64_t input = usage && usage->input_token_count ? *usage->input_token_count : 0;
+    const std::int64_t output = usage && usage->output_token_count ? *usage->output_token_count : 0;
+    return {{"id", id}, {"object", "chat.completion.chunk"}, {"created", created}, {"model", model}, {"choices", json::array{}},
+            {"usage", {{"prompt_tokens", input}, {"completion_tokens", output}, {"total_tokens", input + output}}}};
+}
+
+json::object response_base(const std::string& id, std::string_view model, std::int64_t created_at, const json::object& request) {
+    auto from_request = [&](std::string_view key, json::value fallback) {
+        const json::value* v = request.if_contains(key);
+        return v && !v->is_null() ? *v : fallback;
+    };
+    json::object text{{"format", {{"type", "text"}}}};
+    if (const json::value* t = request.if_contains("text"); t && t->is_object()) text = t->get_object();
+    return {{"id", id},
+            {"object", "response"},
+            {"created_at", created_at},
+            {"status", "in_progress"},
+            {"background", from_request("background", false)},
+            {"error", nullptr},
+            {"incomplete_details", nullptr},
+            {"instructions", from_request("instructions", nullptr)},
+            {"max_output_tokens", from_request("max_output_tokens", nullptr)},
+            {"model", model},
+            {"output", json::array{}},
+            {"parallel_tool_calls", true},
+            {"previous_response_id", from_request("previous_response_id", nullptr)},
+            {"reasoning", nullptr},
+            {"service_tier", "default"},
+            {"store", true},
+            {"temperature", from_request("temperature", 1)},
+            {"text", std::move(text)},
+            {"tool_choice", "auto"},
+            {"tools", json::array{}},
+            {"top_p", from_request("top_p", 1)},
+            {"truncation", "disabled"},
+            {"metadata", from_request("metadata", json::object{})}};
+}
+
+std::string message_item_id(const agent_task& task) { return "msg_" + task.id; }
+
+json::object response_of(const json::object& base, const agent_task& task) {
+    json::object out = base;
+    const std::string_view status = status_of(task.state);
+    out["status"] = status;
+    const agent_response<> answer = answer_of(task);
+    const std::string text = answer.text();
+    json::array output;
+    if (task.state != task_state::submitted && (!text.empty() || status == "completed"))
+        output.push_back(message_item(message_item_id(task), text, is_final(task.state) || task.state == task_state::input_required
+                                                                       ? "completed" : "in_progress", true));
+    out["output"] = std::move(output);
+    if (status == "completed") out["usage"] = responses_usage(answer.usage);
+    if (status == "failed") out["error"] = {{"code", "server_error"}, {"message", utf8(task.error.empty() ? "the run failed" : task.error)}};
+    return out;
+}
+
+response_events::response_events(json::object base, bool queued) : base_(std::move(base)), queued_(queued) {}
+
+json::object response_events::numbered(json::object event) {
+    event["sequence_number"] = sequence_++;
+    return event;
+}
+
+std::vector<json::object> response_events::start() {
+    json::object opening = base_;
+    opening["status"] = queued_ ? "queued" : "in_progress";
+    std::vector<json::object> out;
+    out.push_back(numbered({{"type", "response.created"}, {"response", opening}}));
+    opening["status"] = "in_progress";
+    out.push_back(numbered({{"type", "response.in_progress"}, {"response", std::move(opening)}}));
+    return out;
+}
+
+void response_events::open_message(std::vector<json::object>& out) {
+    if (message_open_) return;
+    message_open_ = true;
+    const std::string id = "msg_" + std::string(base_.at("id").as_string());
+    out.push_back(numbered({{"type", "response.output_item.added"}, {"output_index", 0}, {"item", message_item(id, "", "in_progress", false)}}));
+    out.push_back(numbered({{"type", "response.content_part.added"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
+                            {"part", output_text_part("")}}));
+}
+
+std::vector<json::object> response_events::add(const agent_response_update& update) {
+    std::vector<json::object> out;
+    if (update.role && (*update.role == chat_role::user() || *update.role == chat_role::system())) return out; // the input
+    std::string text;
+    for (const content& c : update.contents)
+        if (const auto* t = std::get_if<text_content>(&c)) text += t->text;
+    if (text.empty()) return out;
+    open_message(out);
+    text_ += text;
+    const std::string id = "msg_" + std::string(base_.at("id").as_string());
+    out.push_back(numbered({{"type", "response.output_text.delta"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
+                            {"delta", utf8(text)}, {"logprobs", json::array{}}}));
+    return out;
+}
+
+std::vector<json::object> response_events::finish(const agent_task& task) {
+    std::vector<json::object> out;
+    const json::object final_response = response_of(base_, task);
+    const std::string_view status = final_response.at("status").as_string();
+    if (status == "completed" || message_open_) {
+        open_message(out);
+        const std::string id = message_item_id(task);
+        out.push_back(numbered({{"type", "response.output_text.done"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
+                                {"text", utf8(text_)}, {"logprobs", json::array{}}}));
+        out.push_back(numbered({{"type", "response.content_part.done"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
+                                {"part", output_text_part(text_)}}));
+        out.push_back(numbered({{"type", "response.output_item.done"}, {"output_index", 0}, {"item", message_item(id, text_, "completed", true)}}));
+    }
+    const std::string_view closing = status == "completed" ? "response.completed" : status == "failed" ? "response.failed" : "response.incomplete";
+    json::object last = final_response;
+    if (status == "cancelled") last["incomplete_details"] = nullptr;
+    out.push_back(numbered({{"type", closing}, {"response", std::move(last)}}));
+    return out;
+}
+
+} // namespace forma::serving::detail
