@@ -11,6 +11,7 @@
 #include <forma/model.hpp>
 #include <forma/openai.hpp>
 #include <forma/orchestration.hpp>
+#include <forma/serving.hpp>
 #include <forma/redis.hpp>
 #include <forma/registered_secret.hpp>
 #include <forma/telemetry.hpp>

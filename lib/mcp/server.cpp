@@ -120,13 +120,16 @@ struct server::state {
             session_id = *given;
         }
         if (view.kind != rpc::message_kind::request) {
-            (void)co_await session->handle(message, {});
-            co_await writer.send({.status = 202, .content_type = {}});
+            detail::server_session::notify_function no_notifications;
+            (void)co_await session->handle(message, std::move(no_notifications));
+            net::http_reply accepted{.status = 202, .content_type = {}};
+            co_await writer.send(std::move(accepted));
             co_return;
         }
         const std::vector<std::pair<std::string, std::string>> session_header{{"Mcp-Session-Id", session_id}};
         if (!detail::server_session::wants_progress(message)) {
-            std::optional<std::string> answer = co_await session->handle(message, {});
+            detail::server_session::notify_function no_notifications;
+            std::optional<std::string> answer = co_await session->handle(message, std::move(no_notifications));
             // A canceled call gets no answer: 202 and no body, as for a notification.
             net::http_reply reply = answer ? json_reply(200, std::move(*answer)) : net::http_reply{.status = 202, .content_type = {}};
             reply.headers = session_header;
@@ -140,7 +143,8 @@ struct server::state {
         detail::ordered_writes events(catalog->executor, [&writer](std::string m) -> asio::awaitable<void> {
             co_await writer.write(net::format_sse_event(m, "message"));
         });
-        std::optional<std::string> answer = co_await session->handle(message, [&events](std::string m) { events.push(std::move(m)); });
+        detail::server_session::notify_function to_events = [&events](std::string m) { events.push(std::move(m)); };
+        std::optional<std::string> answer = co_await session->handle(message, std::move(to_events));
         if (answer) events.push(std::move(*answer));
         co_await events.drained();
         co_await writer.finish();
@@ -155,7 +159,8 @@ struct server::state {
         }
         it->second.session->cancel_all();
         sessions.erase(it);
-        co_await writer.send({.status = 200, .content_type = {}});
+        net::http_reply ended{.status = 200, .content_type = {}};
+        co_await writer.send(std::move(ended));
     }
 };
 

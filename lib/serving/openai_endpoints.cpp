@@ -114,7 +114,8 @@ struct openai_endpoints::state {
             std::exception_ptr failure;
             agent_response<> answer;
             try {
-                answer = co_await served.run(std::move(run.input), {}, std::move(run.options));
+                session_ref fresh;
+                answer = co_await served.run(std::move(run.input), std::move(fresh), std::move(run.options));
             } catch (...) {
                 failure = std::current_exception();
             }
@@ -130,11 +131,13 @@ struct openai_endpoints::state {
         auto send = [&](const json::object& chunk) -> asio::awaitable<void> {
             co_await writer.write(net::format_sse_event(json::serialize(chunk)));
         };
-        co_await send(detail::chat_chunk(id, model, created, {{"role", "assistant"}, {"content", ""}}));
+        json::object opening{{"role", "assistant"}, {"content", ""}};
+        co_await send(detail::chat_chunk(id, model, created, std::move(opening)));
         agent_response_builder answer;
         std::exception_ptr failure;
         try {
-            update_stream stream = served.run_streaming(std::move(run.input), {}, std::move(run.options));
+            session_ref fresh;
+            update_stream stream = served.run_streaming(std::move(run.input), std::move(fresh), std::move(run.options));
             for (;;) {
                 std::optional<agent_response_update> update = co_await stream.next();
                 if (!update) break;
@@ -142,7 +145,9 @@ struct openai_endpoints::state {
                 std::string text;
                 for (const content& c : update->contents)
                     if (const auto* t = std::get_if<text_content>(&c)) text += t->text;
-                if (!text.empty()) co_await send(detail::chat_chunk(id, model, created, {{"content", json_detail::valid_utf8(text)}}));
+                if (text.empty()) continue;
+                json::object delta{{"content", json_detail::valid_utf8(text)}};
+                co_await send(detail::chat_chunk(id, model, created, std::move(delta)));
             }
         } catch (const boost::system::system_error& e) {
             if (e.code() == asio::error::operation_aborted) throw; // the server stops
@@ -155,8 +160,9 @@ struct openai_endpoints::state {
             co_await writer.write(net::format_sse_event(error_body("the agent failed: " + failure_text(failure), "server_error")));
         } else {
             const agent_response<>& whole = answer.response();
-            co_await send(detail::chat_chunk(id, model, created, json::object(),
-                                             whole.finish_reason ? whole.finish_reason->value() : std::string("stop")));
+            json::object no_delta;
+            std::string finish = whole.finish_reason ? whole.finish_reason->value() : std::string("stop");
+            co_await send(detail::chat_chunk(id, model, created, std::move(no_delta), std::move(finish)));
             if (run.include_usage) co_await send(detail::chat_usage_chunk(id, model, created, whole.usage));
         }
         co_await writer.write("data: [DONE]\n\n");
