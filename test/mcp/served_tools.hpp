@@ -3,7 +3,7 @@
 //   add {a, b}      -> {"sum": a + b}: a described result, so outputSchema and structuredContent
 //   echo {text}     -> text
 //   fail {}         -> throws: a failed call (isError)
-//   slow {steps}    -> reports progress each step (20 ms apart), then "done after <steps> steps"
+//   slow {steps}    -> reports progress each step (20 ms apart), 20 ms more, then "done after <steps> steps"
 //   forever {}      -> runs until canceled; `canceled_calls` counts the cancellations it saw
 
 #include <forma/chat/make_tool.hpp>
@@ -62,6 +62,10 @@ inline std::vector<forma::function_tool> all() {
                                co_await pause.async_wait(asio::use_awaitable);
                                if (call.report_progress) call.report_progress(i, steps, "step " + std::to_string(i));
                            }
+                           // Some work after the last report: the TypeScript SDK dispatches a progress
+                           // notification a tick later than a response read with it, and would drop it.
+                           pause.expires_after(std::chrono::milliseconds(20));
+                           co_await pause.async_wait(asio::use_awaitable);
                            co_return boost::json::value("done after " + std::to_string(steps) + " steps");
                        });
     tools.push_back(forma::make_tool("forever", "Runs until canceled", [](const no_arguments&) -> asio::awaitable<std::string> {

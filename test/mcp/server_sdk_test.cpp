@@ -39,14 +39,7 @@ protected:
             argv.insert(argv.end(), {"http", http.base_url() + "/mcp"});
         }
         argv.insert(argv.end(), scenario.begin(), scenario.end());
-        const std::string out = co_await forma_test::program_output(argv, {"FORMA_NPM_DIR=" FORMA_NPM_DIR});
-        boost::system::error_code ec;
-        json::value printed = json::parse(out, ec);
-        if (ec || !printed.is_object()) {
-            ADD_FAILURE() << "the SDK client printed no JSON object: " << out;
-            co_return json::object();
-        }
-        co_return std::move(printed.as_object());
+        co_return co_await forma_test::printed_object(std::move(argv), {"FORMA_NPM_DIR=" FORMA_NPM_DIR});
     }
 
     void run(asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 60s); }

@@ -32,14 +32,7 @@ protected:
     asio::awaitable<json::object> sdk(const forma_test::running_server& s, std::vector<std::string> scenario) {
         std::vector<std::string> argv{FORMA_NODE, FORMA_OPENAI_SDK_CLIENT, s.base_url() + "/v1"};
         argv.insert(argv.end(), scenario.begin(), scenario.end());
-        const std::string out = co_await forma_test::program_output(argv, {"FORMA_NPM_DIR=" FORMA_NPM_DIR});
-        boost::system::error_code ec;
-        json::value printed = json::parse(out, ec);
-        if (ec || !printed.is_object()) {
-            ADD_FAILURE() << "the SDK client printed no JSON object: " << out;
-            co_return json::object();
-        }
-        co_return std::move(printed.as_object());
+        co_return co_await forma_test::printed_object(std::move(argv), {"FORMA_NPM_DIR=" FORMA_NPM_DIR});
     }
 
     void run(asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 60s); }

@@ -6,6 +6,10 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
+
+#include <gtest/gtest.h>
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -57,6 +61,20 @@ inline boost::asio::awaitable<std::string> program_output(std::vector<std::strin
     int status = 0;
     ::waitpid(pid, &status, 0);
     co_return text;
+}
+
+/// The one JSON object a client script prints (an interop driver: sdk_client.mjs and its kin);
+/// an empty object, and a test failure, when it printed anything else.
+inline boost::asio::awaitable<boost::json::object> printed_object(std::vector<std::string> argv,
+                                                                  std::vector<std::string> extra_environment = {}) {
+    const std::string out = co_await program_output(std::move(argv), std::move(extra_environment));
+    boost::system::error_code ec;
+    boost::json::value printed = boost::json::parse(out, ec);
+    if (ec || !printed.is_object()) {
+        ADD_FAILURE() << "the client script printed no JSON object: " << out;
+        co_return boost::json::object();
+    }
+    co_return std::move(printed.as_object());
 }
 
 } // namespace forma_test
