@@ -24,7 +24,7 @@ struct stream_expiry {
 template <class Stream>
 asio::awaitable<bool> answer(const http_routes& routes, http::request<http::string_body> message, Stream& stream,
                              beast::tcp_stream& tcp, std::chrono::milliseconds write_timeout, bool secure) {
-    server_request request = detail::request_head(message, tcp.socket(), secure);
+    server_request request = detail::request_head(message, detail::peer_address(tcp.socket()), secure);
     request.body = std::move(message.body());
     stream_expiry expiry{tcp};
     detail::server_writer<Stream, stream_expiry> writer(stream, expiry, write_timeout, message.keep_alive());

@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace forma::net::detail {
@@ -34,9 +35,16 @@ struct server_counters {
     std::size_t requests = 0;
 };
 
-/// The head of a request as a server_request (no body yet).
+/// "address:port" of the socket's peer, or "" when it is gone.
+inline std::string peer_address(const boost::asio::ip::tcp::socket& socket) {
+    boost::system::error_code ec;
+    const auto peer = socket.remote_endpoint(ec);
+    return ec ? std::string() : peer.address().to_string() + ":" + std::to_string(peer.port());
+}
+
+/// The head of a request as a server_request (no body yet), from `remote_address`.
 template <class Message>
-server_request request_head(const Message& message, const boost::asio::ip::tcp::socket& socket, bool secure) {
+server_request request_head(const Message& message, std::string remote_address, bool secure) {
     server_request request;
     request.method = std::string(message.method_string());
     request.target = std::string(message.target());
@@ -44,9 +52,7 @@ server_request request_head(const Message& message, const boost::asio::ip::tcp::
     request.path = request.target.substr(0, question);
     if (question != std::string::npos) request.query = request.target.substr(question + 1);
     for (const auto& field : message) request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
-    boost::system::error_code ec;
-    const auto peer = socket.remote_endpoint(ec);
-    if (!ec) request.remote_address = peer.address().to_string() + ":" + std::to_string(peer.port());
+    request.remote_address = std::move(remote_address);
     request.secure = secure;
     return request;
 }
@@ -103,8 +109,10 @@ public:
         using boost::system::error_code;
         constexpr bool secure = !std::is_same_v<Stream, asio::ip::tcp::socket>;
         bool first = true;
+        bool first_request = true;
         for (;;) {
-            http::request_parser<http::string_body> parser;
+            std::optional<http::request_parser<http::string_body>> parsing(std::in_place);
+            auto& parser = *parsing;
             parser.header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(options.max_header_size, UINT32_MAX)));
             parser.body_limit(boost::none); // the body's limit is checked below, where the route words the error
             error_code ec;
@@ -126,7 +134,9 @@ public:
                 }
                 co_return;
             }
-            server_request request = request_head(parser.get(), socket, secure);
+            if (first_request) peer_ = peer_address(socket); // asked once per connection, not per request
+            first_request = false;
+            server_request request = request_head(parser.get(), peer_, secure);
             busy_ = true; // from here on, stop() lets the request finish
             const http_routes::match route = routes.find(request.method, request.path);
             const error_shape& route_shape = *route.shape;
@@ -174,6 +184,9 @@ public:
             }
             request.body = std::move(parser.get().body());
             const bool keep_alive = parser.get().keep_alive();
+            // What a long stream holds is its handler's: the parser's fields and the read buffer go.
+            parsing.reset();
+            if (buffer_.size() == 0) buffer_.shrink_to_fit();
 
             ++counters.requests;
             server_writer<Stream, server_connection> writer(stream, *this, options.write_timeout, keep_alive && !stopping);
@@ -224,6 +237,7 @@ private:
 
     boost::asio::steady_timer timer_;
     boost::beast::flat_buffer buffer_;
+    std::string peer_;
     boost::asio::cancellation_signal cancel_;
     bool timed_out_ = false;
     bool busy_ = false;

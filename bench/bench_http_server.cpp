@@ -1,0 +1,247 @@
+// forma::net::http_server against a server written as Beast's http_server_async example is
+// (read a request, write the response, loop), in the same binary and run, over loopback on one
+// io_context thread:
+//   requests/<server>   one kept-alive connection, one small GET after another;
+//   agent_request       an agent that answers at once, through /v1/chat/completions (serving::openai_endpoints);
+//   open_streams/<server>  N connections each holding an open event stream: the heap bytes
+//                       (mallinfo2) per stream, clients included (the same raw client for both).
+#include <forma/net/http_server.hpp>
+#include <forma/serving/openai_endpoints.hpp>
+#include <forma/agent/agent.hpp>
+#include <forma/error.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <malloc.h>
+#include <sys/resource.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr std::string_view ping = "GET /ping HTTP/1.1\r\nHost: bench\r\n\r\n";
+constexpr std::string_view stream_request = "GET /stream HTTP/1.1\r\nHost: bench\r\n\r\n";
+
+void raise_file_limit() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
+// ---- the baseline: Beast's http_server_async, as a coroutine ----------------------------
+
+asio::awaitable<void> beast_session(tcp::socket socket, std::shared_ptr<asio::steady_timer> hold) {
+    beast::flat_buffer buffer;
+    for (;;) {
+        http::request<http::string_body> request;
+        auto [ec, n] = co_await http::async_read(socket, buffer, request, asio::as_tuple(asio::use_awaitable));
+        if (ec) co_return;
+        if (request.target() == "/stream") {
+            http::response<http::empty_body> head{http::status::ok, 11};
+            head.set(http::field::content_type, "text/event-stream");
+            head.chunked(true);
+            http::response_serializer<http::empty_body> serializer(head);
+            co_await http::async_write_header(socket, serializer, asio::as_tuple(asio::use_awaitable));
+            static constexpr std::string_view first = "9\r\ndata: x\n\n\r\n";
+            co_await asio::async_write(socket, asio::buffer(first.data(), first.size()), asio::as_tuple(asio::use_awaitable));
+            co_await hold->async_wait(asio::as_tuple(asio::use_awaitable));
+            co_return;
+        }
+        http::response<http::string_body> response{http::status::ok, request.version()};
+        response.set(http::field::content_type, "text/plain");
+        response.body() = "pong";
+        response.keep_alive(request.keep_alive());
+        response.prepare_payload();
+        auto [write_error, m] = co_await http::async_write(socket, response, asio::as_tuple(asio::use_awaitable));
+        if (write_error) co_return;
+    }
+}
+
+struct beast_server {
+    beast_server(asio::io_context& io, std::shared_ptr<asio::steady_timer> hold)
+        : acceptor(io, {asio::ip::make_address("127.0.0.1"), 0}) {
+        asio::co_spawn(io, [this, hold]() -> asio::awaitable<void> {
+            for (;;) {
+                auto [ec, socket] = co_await acceptor.async_accept(asio::as_tuple(asio::use_awaitable));
+                if (ec) co_return;
+                asio::co_spawn(acceptor.get_executor(), beast_session(std::move(socket), hold), asio::detached);
+            }
+        }, asio::detached);
+    }
+    unsigned short port() const { return acceptor.local_endpoint().port(); }
+    void stop() { acceptor.close(); }
+    tcp::acceptor acceptor;
+};
+
+// ---- forma's server ------------------------------------------------------------------------
+
+struct forma_server {
+    forma_server(asio::io_context& io, std::shared_ptr<asio::steady_timer> hold) : server(io.get_executor(), routes(hold)) {
+        server.listen({});
+        asio::co_spawn(io, server.run(), asio::detached);
+    }
+    static forma::net::http_routes routes(std::shared_ptr<asio::steady_timer> hold) {
+        forma::net::http_routes r;
+        r.add("GET", "/ping", [](forma::net::server_request&, forma::net::response_writer& w) -> asio::awaitable<void> {
+            forma::net::http_reply pong{.content_type = "text/plain", .body = "pong"};
+            co_await w.send(std::move(pong));
+        });
+        r.add("GET", "/stream", [hold](forma::net::server_request&, forma::net::response_writer& w) -> asio::awaitable<void> {
+            forma::net::http_reply head{.content_type = "text/event-stream"};
+            co_await w.start(std::move(head));
+            co_await w.write("data: x\n\n");
+            co_await hold->async_wait(asio::as_tuple(asio::use_awaitable));
+        });
+        return r;
+    }
+    unsigned short port() const { return server.port(); }
+    void stop() { server.stop(); }
+    forma::net::http_server server;
+};
+
+// One connection, requests one after another; the response read with Beast's parser.
+asio::awaitable<void> request_loop(unsigned short port, std::string_view request, benchmark::State& state) {
+    tcp::socket socket(co_await asio::this_coro::executor);
+    co_await socket.async_connect({asio::ip::make_address("127.0.0.1"), port}, asio::use_awaitable);
+    beast::flat_buffer buffer;
+    for (auto _ : state) {
+        co_await asio::async_write(socket, asio::buffer(request.data(), request.size()), asio::use_awaitable);
+        http::response<http::string_body> response;
+        co_await http::async_read(socket, buffer, response, asio::use_awaitable);
+        if (response.result_int() != 200) {
+            state.SkipWithError("a request failed");
+            break;
+        }
+        benchmark::DoNotOptimize(response.body());
+    }
+}
+
+template <class Server>
+void run_requests(benchmark::State& state, std::string_view request) {
+    asio::io_context io;
+    auto hold = std::make_shared<asio::steady_timer>(io, asio::steady_timer::time_point::max());
+    Server server(io, hold);
+    bool done = false;
+    asio::co_spawn(io, request_loop(server.port(), request, state), [&](std::exception_ptr e) {
+        done = true;
+        if (e) state.SkipWithError("the client failed");
+        server.stop();
+        io.stop();
+    });
+    io.run();
+    if (!done) state.SkipWithError("the loop did not end");
+    state.SetItemsProcessed(state.iterations());
+}
+
+void requests_forma(benchmark::State& state) { run_requests<forma_server>(state, ping); }
+void requests_beast(benchmark::State& state) { run_requests<beast_server>(state, ping); }
+
+// A trivial agent: it answers "pong" at once.
+class pong_agent final : public forma::agent {
+public:
+    explicit pong_agent(asio::any_io_executor ex) : executor_(ex) {}
+    executor_type get_executor() const override { return executor_; }
+    std::string_view id() const noexcept override { return "pong"; }
+    std::string_view name() const noexcept override { return "pong"; }
+    std::string_view description() const noexcept override { return ""; }
+
+protected:
+    asio::awaitable<forma::agent_response<>> run_core(forma::agent_run) override {
+        co_return forma::agent_response<>(forma::chat_message(forma::chat_role::assistant(), "pong"));
+    }
+    forma::update_stream run_streaming_core(forma::agent_run) override { throw forma::error("not streamed here"); }
+
+private:
+    asio::any_io_executor executor_;
+};
+
+struct agent_server {
+    agent_server(asio::io_context& io, std::shared_ptr<asio::steady_timer>)
+        : agent(io.get_executor()), endpoints(agent), server(io.get_executor(), endpoints.routes()) {
+        server.listen({});
+        asio::co_spawn(io, server.run(), asio::detached);
+    }
+    unsigned short port() const { return server.port(); }
+    void stop() { server.stop(); }
+    pong_agent agent;
+    forma::serving::openai_endpoints endpoints;
+    forma::net::http_server server;
+};
+
+void agent_request(benchmark::State& state) {
+    static const std::string body = R"({"model":"bench","messages":[{"role":"user","content":"ping"}]})";
+    static const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: " +
+                                       std::to_string(body.size()) + "\r\n\r\n" + body;
+    run_requests<agent_server>(state, request);
+}
+
+// N clients, each with an open stream (its first event read); the heap bytes per stream.
+template <class Server>
+void open_streams(benchmark::State& state) {
+    raise_file_limit();
+    const int streams = static_cast<int>(state.range(0));
+    for (auto _ : state) {
+        asio::io_context io;
+        auto hold = std::make_shared<asio::steady_timer>(io, asio::steady_timer::time_point::max());
+        Server server(io, hold);
+        const std::size_t before = mallinfo2().uordblks;
+        std::vector<std::unique_ptr<tcp::socket>> clients;
+        int open = 0;
+        std::size_t during = 0;
+        for (int i = 0; i < streams; ++i) {
+            auto socket = std::make_unique<tcp::socket>(io);
+            asio::co_spawn(io, [&, s = socket.get()]() -> asio::awaitable<void> {
+                co_await s->async_connect({asio::ip::make_address("127.0.0.1"), server.port()}, asio::use_awaitable);
+                co_await asio::async_write(*s, asio::buffer(stream_request.data(), stream_request.size()), asio::use_awaitable);
+                std::string head;
+                co_await asio::async_read_until(*s, asio::dynamic_buffer(head), "data: x", asio::use_awaitable);
+                if (++open == streams) {
+                    during = mallinfo2().uordblks;
+                    io.stop(); // measured: the rest is torn down with the io_context
+                }
+            }, asio::detached);
+            clients.push_back(std::move(socket));
+        }
+        io.run_for(std::chrono::seconds(60));
+        server.stop();
+        if (open != streams) {
+            state.SkipWithError("not every stream opened");
+            return;
+        }
+        state.counters["bytes_per_stream"] = static_cast<double>(during - before) / streams;
+    }
+}
+
+} // namespace
+
+BENCHMARK(requests_forma)->Name("requests/forma")->UseRealTime();
+BENCHMARK(requests_beast)->Name("requests/beast_async")->UseRealTime();
+BENCHMARK(agent_request)->Name("agent_request/forma")->UseRealTime();
+BENCHMARK_TEMPLATE(open_streams, forma_server)->Name("open_streams/forma")->Arg(1000)->Iterations(1)->UseRealTime();
+BENCHMARK_TEMPLATE(open_streams, beast_server)->Name("open_streams/beast_async")->Arg(1000)->Iterations(1)->UseRealTime();
+
+BENCHMARK_MAIN();
