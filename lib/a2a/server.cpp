@@ -10,7 +10,6 @@
 #include "../agent/task_runner.hpp"
 #include "task_wire.hpp"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -31,10 +30,11 @@ constexpr std::string_view answer_schema_extension = "https://forma.dev/a2a/exte
 // How long a stream waits for a task to change before it sends a comment (a dead peer shows then).
 constexpr std::chrono::seconds keep_alive_interval{15};
 
-constexpr std::int64_t parse_error = -32700;
-constexpr std::int64_t invalid_request = -32600;
-constexpr std::int64_t invalid_params = -32602;
-constexpr std::int64_t internal_error = -32603;
+using rpc::internal_error;
+using rpc::invalid_params;
+using rpc::invalid_request;
+using rpc::parse_error;
+// A2A's own codes.
 constexpr std::int64_t task_not_found = -32001;
 constexpr std::int64_t task_not_cancelable = -32002;
 
@@ -47,7 +47,7 @@ struct rpc_failure {
 net::http_reply rpc_reply(std::string body) { return {.status = 200, .content_type = "application/json", .body = std::move(body)}; }
 
 net::http_reply rpc_error_shape(unsigned status, std::string_view message) {
-    const std::int64_t code = status == 415 || status == 400 || status == 413 || status == 431 ? invalid_request : internal_error;
+    const std::int64_t code = status < 500 ? invalid_request : internal_error;
     return {.status = status, .content_type = "application/json",
             .body = rpc::error_reply(nullptr, code, json_detail::valid_utf8(message))};
 }

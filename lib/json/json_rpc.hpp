@@ -22,7 +22,12 @@ std::string notification(std::string_view method, boost::json::object params);
 std::string result_reply(const boost::json::value& id, boost::json::value result);
 std::string error_reply(const boost::json::value& id, std::int64_t code, std::string_view message);
 
+// The standard error codes (JSON-RPC 2.0, section 5.1).
+inline constexpr std::int64_t parse_error = -32700;
+inline constexpr std::int64_t invalid_request = -32600;
 inline constexpr std::int64_t method_not_found = -32601;
+inline constexpr std::int64_t invalid_params = -32602;
+inline constexpr std::int64_t internal_error = -32603;
 
 enum class message_kind { request, notification, response, invalid };
 

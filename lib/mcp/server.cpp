@@ -26,8 +26,8 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 namespace rpc = json_detail::json_rpc;
 
-constexpr std::int64_t parse_error = -32700;
-constexpr std::int64_t invalid_request = -32600;
+using rpc::invalid_request;
+using rpc::parse_error;
 
 net::http_reply json_reply(unsigned status, std::string body) {
     return {.status = status, .content_type = "application/json", .body = std::move(body)};
@@ -221,7 +221,7 @@ asio::awaitable<void> server::serve_stdio(int input_fd, int output_fd) {
                                answer = co_await session->handle(message, notify);
                            } catch (const std::exception& e) {
                                const json::value* id = message.is_object() ? message.get_object().if_contains("id") : nullptr;
-                               answer = rpc::error_reply(id ? *id : json::value(nullptr), -32603, e.what());
+                               answer = rpc::error_reply(id ? *id : json::value(nullptr), rpc::internal_error, e.what());
                            }
                            if (answer) writes.push(std::move(*answer));
                            if (--running == 0) done.cancel();

@@ -25,8 +25,8 @@ namespace json = boost::json;
 namespace rpc = json_detail::json_rpc;
 
 constexpr std::array protocol_versions{"2025-06-18", "2025-03-26", "2024-11-05"};
-constexpr std::int64_t invalid_request = -32600;
-constexpr std::int64_t invalid_params = -32602;
+using rpc::invalid_params;
+using rpc::invalid_request;
 
 struct rpc_failure {
     std::int64_t code;

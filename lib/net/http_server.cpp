@@ -1,14 +1,12 @@
-// forma::net::http_server: accepting, reading requests within limits, answering by the routes,
-// stopping gracefully. The only translation unit of the server that sees Beast's parser.
+// forma::net::http_server: accepting, TLS, the connections' lives and stopping gracefully
+// (server_connection reads and answers each request).
 #include <forma/net/http_server.hpp>
 #include <forma/net/transport_error.hpp>
 
-#include "../text/ascii.hpp"
 #include "server_connection.hpp"
 #include "tls_server.hpp"
 #include "tls_stream.hpp"
 
-#include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
