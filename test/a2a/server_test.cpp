@@ -9,18 +9,13 @@
 #include "net/http_client_stub.hpp"
 #include "support/served_agent.hpp"
 #include "support/bounded_run.hpp"
+#include "support/co_assert.hpp"
 #include "support/running_server.hpp"
 
 #include <boost/describe/class.hpp>
 #include <boost/json/parse.hpp>
 
 #include <gtest/gtest.h>
-
-#define CO_ASSERT_TRUE(condition)                 \
-    if (!(condition)) {                           \
-        ADD_FAILURE() << "expected: " #condition; \
-        co_return;                                \
-    }
 
 namespace {
 

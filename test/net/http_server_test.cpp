@@ -6,6 +6,7 @@
 
 #include "http_client_stub.hpp"
 #include "support/bounded_run.hpp"
+#include "support/co_assert.hpp"
 #include "support/running_server.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -20,13 +21,6 @@
 #include <boost/json/parse.hpp>
 
 #include <gtest/gtest.h>
-
-// ASSERT_TRUE returns, which a coroutine cannot.
-#define CO_ASSERT_TRUE(condition)                        \
-    if (!(condition)) {                                  \
-        ADD_FAILURE() << "expected: " #condition;        \
-        co_return;                                       \
-    }
 
 namespace {
 
