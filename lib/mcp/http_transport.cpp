@@ -191,7 +191,8 @@ struct http_link : std::enable_shared_from_this<http_link> {
     // The stream of the server's own messages (HTTP GET), where it offers one.
     static asio::awaitable<void> listen(std::shared_ptr<http_link> self) {
         try {
-            opened answer = co_await self->open("GET", {}, "text/event-stream", self->head_limits());
+            const std::string_view no_body;
+            opened answer = co_await self->open("GET", no_body, "text/event-stream", self->head_limits());
             if (answer.head.status == 200 &&
                 net::detail::has_media_type(answer.head.header("Content-Type"), net::detail::event_stream_media_type)) {
                 co_await read_stream(self, std::move(answer.connection), std::nullopt);
@@ -263,7 +264,8 @@ struct http_link : std::enable_shared_from_this<http_link> {
         limits.limits.idle = std::min<std::chrono::milliseconds>(limits.limits.idle, delete_timeout);
         limits.deadline = std::chrono::steady_clock::now() + delete_timeout;
         try {
-            opened answer = co_await open("DELETE", {}, "application/json", limits);
+            const std::string_view no_body;
+            opened answer = co_await open("DELETE", no_body, "application/json", limits);
             answer.connection->close();
         } catch (const std::exception&) {
             // The server is gone or busy: the session ends when it forgets it.

@@ -30,7 +30,8 @@ http_reply plain_json_error(unsigned status, std::string_view message);
 
         forma::net::http_routes routes;
         routes.add("GET", "/health", [](auto&, auto& w) -> boost::asio::awaitable<void> {
-            co_await w.send({.content_type = "text/plain", .body = "ok"});
+            forma::net::http_reply ok{.content_type = "text/plain", .body = "ok"};
+            co_await w.send(std::move(ok)); // named first: g++ 12 mishandles braced temporaries in co_await
         });
         routes.add_all(a2a_server.routes());   // one port, many protocols
 
