@@ -197,7 +197,7 @@ struct server::state {
         std::size_t next = task->updates.size();
         std::uint64_t version = task->version;
         bool artifact_started = !detail::task_view(*task).answer_text().empty();
-        while (!is_final(sent) && sent != task_state::input_required) {
+        while (!has_stopped(sent)) {
             std::optional<task_changes> changes = co_await options.tasks->changes(task_id, next, version, keep_alive_interval);
             if (!changes) co_return;
             if (changes->version == version) {

@@ -5,7 +5,6 @@
 #include "../text/ascii.hpp"
 #include "a2a_parts.hpp"
 
-#include <forma/model/agent_response_builder.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -42,15 +41,12 @@ json::array text_parts(std::string_view text) {
 
 } // namespace
 
-task_view::task_view(const agent_task& t) : task(t), merged(to_agent_response(t.updates)), answer_from(0) {
-    for (std::size_t i = 0; i < merged.messages.size(); ++i)
-        if (merged.messages[i].role == chat_role::user()) answer_from = i + 1;
-}
+task_view::task_view(const agent_task& t) : task(t), answer(last_answer(t)) {}
 
 std::string task_view::answer_text() const {
     std::string text;
-    for (std::size_t i = answer_from; i < merged.messages.size(); ++i) {
-        const std::string t = merged.messages[i].text();
+    for (const chat_message& m : answer.messages) {
+        const std::string t = m.text();
         if (t.empty()) continue;
         if (!text.empty()) text += '\n';
         text += t;
@@ -67,9 +63,9 @@ json::array task_view::answer_parts(bool as_data) const {
     }
     json::array parts = text_parts(text);
     std::vector<chat_message> files;
-    for (std::size_t i = answer_from; i < merged.messages.size(); ++i) {
-        chat_message only_files(merged.messages[i].role, std::vector<content>{});
-        for (const content& c : merged.messages[i].contents)
+    for (const chat_message& m : answer.messages) {
+        chat_message only_files(m.role, std::vector<content>{});
+        for (const content& c : m.contents)
             if (std::holds_alternative<data_content>(c) || std::holds_alternative<uri_content>(c)) only_files.contents.push_back(c);
         if (!only_files.contents.empty()) files.push_back(std::move(only_files));
     }
@@ -78,11 +74,7 @@ json::array task_view::answer_parts(bool as_data) const {
 }
 
 std::vector<function_approval_request_content> task_view::approval_requests() const {
-    std::vector<function_approval_request_content> out;
-    for (std::size_t i = answer_from; i < merged.messages.size(); ++i)
-        for (const content& c : merged.messages[i].contents)
-            if (const auto* r = std::get_if<function_approval_request_content>(&c)) out.push_back(*r);
-    return out;
+    return answer.approval_requests();
 }
 
 json::array task_view::approval_parts() const {

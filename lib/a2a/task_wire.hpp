@@ -18,8 +18,7 @@ struct task_view {
     explicit task_view(const agent_task& task);
 
     const agent_task& task;
-    agent_response<> merged;  ///< every update, merged
-    std::size_t answer_from;  ///< the index in merged.messages where the last answer starts
+    agent_response<> answer;  ///< last_answer(task)
 
     /// The answer's primary output as A2A parts: text parts, or one data part when `as_data`
     /// (the text is JSON) and it parses.

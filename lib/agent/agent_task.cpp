@@ -1,6 +1,7 @@
 // forma::task_state names, and the task_store base.
 #include <forma/agent/agent_task.hpp>
 #include <forma/agent/task_store.hpp>
+#include <forma/model/agent_response_builder.hpp>
 
 #include <array>
 #include <utility>
@@ -34,6 +35,17 @@ std::optional<task_state> task_state_from_string(std::string_view name) noexcept
 
 bool is_final(task_state state) noexcept {
     return state == task_state::completed || state == task_state::failed || state == task_state::canceled;
+}
+
+bool has_stopped(task_state state) noexcept { return is_final(state) || state == task_state::input_required; }
+
+agent_response<> last_answer(const agent_task& task) {
+    agent_response<> merged = to_agent_response(task.updates);
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < merged.messages.size(); ++i)
+        if (merged.messages[i].role == chat_role::user() || merged.messages[i].role == chat_role::system()) from = i + 1;
+    merged.messages.erase(merged.messages.begin(), merged.messages.begin() + static_cast<std::ptrdiff_t>(from));
+    return merged;
 }
 
 task_store::~task_store() = default;

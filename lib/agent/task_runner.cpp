@@ -115,7 +115,7 @@ asio::awaitable<std::optional<agent_task>> task_runner::settle(std::string task_
     for (;;) {
         std::optional<agent_task> task = co_await s->tasks->load(task_id);
         if (!task) co_return std::nullopt;
-        if (is_final(task->state) || task->state == task_state::input_required) co_return task;
+        if (has_stopped(task->state)) co_return task;
         if (deadline && clock::now() >= *deadline) co_return task;
         const auto wait = deadline ? std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - clock::now())
                                    : std::chrono::milliseconds(settle_slice);

@@ -55,8 +55,6 @@ std::string failure_text(const std::exception_ptr& failure) {
     }
 }
 
-bool stopped(task_state state) { return is_final(state) || state == task_state::input_required; }
-
 } // namespace
 
 struct openai_endpoints::state {
@@ -162,6 +160,10 @@ struct openai_endpoints::state {
             const agent_response<>& whole = answer.response();
             json::object no_delta;
             std::string finish = whole.finish_reason ? whole.finish_reason->value() : std::string("stop");
+            if (const auto requests = whole.approval_requests(); !requests.empty()) {
+                co_await send(detail::chat_chunk(id, model, created, detail::chat_tool_calls_delta(requests)));
+                finish = "tool_calls";
+            }
             co_await send(detail::chat_chunk(id, model, created, std::move(no_delta), std::move(finish)));
             if (run.include_usage) co_await send(detail::chat_usage_chunk(id, model, created, whole.usage));
         }
@@ -194,6 +196,7 @@ struct openai_endpoints::state {
                 co_return;
             }
             context_id = previous->context_id;
+            detail::read_approval_answers(run.input, last_answer(*previous).approval_requests());
         } else {
             context_id = make_unique_id();
         }
@@ -249,7 +252,7 @@ struct openai_endpoints::state {
             co_await send(std::move(batch));
             next = changes->next;
             version = changes->version;
-            if (stopped(changes->state)) {
+            if (has_stopped(changes->state)) {
                 std::optional<agent_task> task = co_await options.tasks->load(id);
                 if (task) co_await send(events.finish(*task));
                 break;
@@ -274,7 +277,7 @@ struct openai_endpoints::state {
             co_return;
         }
         if (cancel) {
-            if (!stopped(task->state)) {
+            if (!has_stopped(task->state)) {
                 (void)co_await options.tasks->request_cancel(task->id);
                 if (!runner.cancel(task->id)) co_await options.tasks->set_state(task->id, task_state::canceled);
                 task = co_await runner.settle(task->id, std::chrono::steady_clock::now() + std::chrono::seconds(5));

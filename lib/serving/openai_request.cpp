@@ -101,6 +101,31 @@ void read_sampling(const json::object& body, std::initializer_list<const char*> 
     options.chat_options = std::move(chat);
 }
 
+// {"approved": bool, "reason"?: string} as a tool's result: whether, and why.
+std::optional<std::pair<bool, std::string>> decision_of(const function_result_content& result) {
+    if (!result.result.is_string()) return std::nullopt;
+    boost::system::error_code ec;
+    const json::value v = json::parse(result.result.get_string(), ec);
+    const json::object* o = ec ? nullptr : v.if_object();
+    const json::value* approved = o ? o->if_contains("approved") : nullptr;
+    if (!approved || !approved->is_bool()) return std::nullopt;
+    return std::pair(approved->get_bool(), json_detail::string_member(*o, "reason"));
+}
+
+// The call `call_id` of an assistant message in `input`, made an approval request there.
+std::optional<function_call_content> ask_approval_of(std::vector<chat_message>& input, const std::string& call_id) {
+    for (chat_message& m : input) {
+        if (m.role != chat_role::assistant()) continue;
+        for (content& c : m.contents)
+            if (const auto* call = std::get_if<function_call_content>(&c); call && call->call_id == call_id) {
+                function_call_content asked = *call;
+                c = function_approval_request_content(call_id, asked);
+                return asked;
+            }
+    }
+    return std::nullopt;
+}
+
 void refuse_client_tools(const json::object& body) {
     if (const json::value* tools = body.if_contains("tools"); tools && tools->is_array() && !tools->get_array().empty())
         refuse("tools", "this model is an agent whose tools run inside it; a request's own tools are not taken");
@@ -142,6 +167,7 @@ run_request read_chat_request(const json::object& body) {
         }
         out.input.emplace_back(role, std::move(contents));
     }
+    read_approval_answers(out.input, {});
     if (const json::value* format = body.if_contains("response_format"); format && format->is_object())
         read_format(format->get_object(), "response_format", out.options);
     read_sampling(body, {"max_tokens", "max_completion_tokens"}, out.options);
@@ -166,7 +192,11 @@ run_request read_responses_request(const json::object& body) {
             const json::object* item = item_value.if_object();
             if (!item) refuse(param, "an input item must be an object");
             const std::string type = json_detail::string_member(*item, "type");
-            if (type == "function_call_output") {
+            if (type == "function_call") {
+                out.input.emplace_back(chat_role::assistant(), std::vector<content>{function_call_content(
+                                                                   json_detail::string_member(*item, "call_id"), json_detail::string_member(*item, "name"),
+                                                                   arguments_of(json_detail::string_member(*item, "arguments")))});
+            } else if (type == "function_call_output") {
                 out.input.emplace_back(chat_role::tool(), std::vector<content>{function_result_content(
                                                               json_detail::string_member(*item, "call_id"),
                                                               json::value(json_detail::string_member(*item, "output")))});
@@ -178,6 +208,7 @@ run_request read_responses_request(const json::object& body) {
             }
         }
         if (out.input.empty()) refuse("input", "input must hold at least one message");
+        read_approval_answers(out.input, {});
     }
     if (const json::value* text = body.if_contains("text"); text && text->is_object())
         if (const json::value* format = text->get_object().if_contains("format"); format && format->is_object())
@@ -187,6 +218,23 @@ run_request read_responses_request(const json::object& body) {
     if (const json::value* b = body.if_contains("background"); b && b->is_bool()) out.background = b->get_bool();
     out.previous_response_id = json_detail::string_member(body, "previous_response_id");
     return out;
+}
+
+void read_approval_answers(std::vector<chat_message>& input, const std::vector<function_approval_request_content>& pending) {
+    for (chat_message& m : input) {
+        if (m.role != chat_role::tool() || m.contents.size() != 1) continue;
+        const auto* result = std::get_if<function_result_content>(&m.contents.front());
+        const std::optional<std::pair<bool, std::string>> decision = result ? decision_of(*result) : std::nullopt;
+        if (!decision) continue;
+        const std::string call_id = result->call_id;
+        std::optional<function_call_content> call;
+        for (const function_approval_request_content& request : pending)
+            if (request.id == call_id) call = request.call;
+        if (!call) call = ask_approval_of(input, call_id);
+        if (!call) continue;
+        m = chat_message(chat_role::user(), std::vector<content>{
+            function_approval_response_content(call_id, decision->first, std::move(*call), decision->second)});
+    }
 }
 
 } // namespace forma::serving::detail

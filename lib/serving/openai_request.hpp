@@ -5,18 +5,14 @@
 #include <forma/agent/agent_run_options.hpp>
 #include <forma/model/chat_message.hpp>
 
+#include "request_error.hpp"
+
 #include <boost/json/object.hpp>
 
 #include <string>
 #include <vector>
 
 namespace forma::serving::detail {
-
-/// A request that cannot be served: the OpenAI `param` at fault and why (400 invalid_request_error).
-struct request_error {
-    std::string param;
-    std::string message;
-};
 
 struct run_request {
     std::vector<chat_message> input;
@@ -32,5 +28,12 @@ struct run_request {
 run_request read_chat_request(const boost::json::object& body);
 /// POST /responses. @throws request_error.
 run_request read_responses_request(const boost::json::object& body);
+
+/** The caller's answers to the approval requests the endpoints sent as tool calls: a tool
+    result {"approved": bool, "reason"?: string} for a call in `input`, or for one of `pending`
+    (the requests of the response continued), becomes an approval response, and the call in
+    `input` the approval request it answers.
+*/
+void read_approval_answers(std::vector<chat_message>& input, const std::vector<function_approval_request_content>& pending);
 
 } // namespace forma::serving::detail

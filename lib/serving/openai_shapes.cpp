@@ -2,7 +2,6 @@
 
 #include "../json/json_text.hpp"
 
-#include <forma/model/agent_response_builder.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -14,16 +13,6 @@ namespace {
 
 std::string utf8(std::string_view s) { return json_detail::valid_utf8(s); }
 
-// The answer: what the agent said after the task's last user message.
-agent_response<> answer_of(const agent_task& task) {
-    agent_response<> merged = to_agent_response(task.updates);
-    std::size_t from = 0;
-    for (std::size_t i = 0; i < merged.messages.size(); ++i)
-        if (merged.messages[i].role == chat_role::user() || merged.messages[i].role == chat_role::system()) from = i + 1;
-    merged.messages.erase(merged.messages.begin(), merged.messages.begin() + static_cast<std::ptrdiff_t>(from));
-    return merged;
-}
-
 json::object output_text_part(std::string_view text) {
     return {{"type", "output_text"}, {"text", utf8(text)}, {"annotations", json::array{}}, {"logprobs", json::array{}}};
 }
@@ -32,6 +21,22 @@ json::object message_item(const std::string& id, std::string_view text, std::str
     json::array content;
     if (with_part) content.push_back(output_text_part(text));
     return {{"id", id}, {"type", "message"}, {"role", "assistant"}, {"status", status}, {"content", std::move(content)}};
+}
+
+json::array chat_tool_calls(const std::vector<function_approval_request_content>& requests, bool indexed) {
+    json::array calls;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        json::object call{{"id", utf8(requests[i].id)}, {"type", "function"},
+                          {"function", {{"name", utf8(requests[i].call.name)}, {"arguments", json::serialize(requests[i].call.arguments)}}}};
+        if (indexed) call["index"] = i;
+        calls.push_back(std::move(call));
+    }
+    return calls;
+}
+
+json::object function_call_item(const function_approval_request_content& request, std::string_view arguments) {
+    return {{"id", "fc_" + utf8(request.id)}, {"type", "function_call"}, {"status", arguments.empty() ? "in_progress" : "completed"},
+            {"call_id", utf8(request.id)}, {"name", utf8(request.call.name)}, {"arguments", arguments}};
 }
 
 std::string_view status_of(task_state state) {
@@ -70,7 +75,11 @@ std::string error_body(std::string_view message, std::string_view type, std::str
 json::object chat_completion(const agent_response<>& answer, const std::string& id, std::string_view model, std::int64_t created) {
     const std::string text = answer.text();
     json::object message{{"role", "assistant"}, {"content", text.empty() ? json::value(nullptr) : json::value(utf8(text))}, {"refusal", nullptr}};
-    const std::string finish = answer.finish_reason ? answer.finish_reason->value() : "stop";
+    std::string finish = answer.finish_reason ? answer.finish_reason->value() : "stop";
+    if (const auto requests = answer.approval_requests(); !requests.empty()) {
+        message["tool_calls"] = chat_tool_calls(requests, false);
+        finish = "tool_calls";
+    }
     json::object out{{"id", id},
                      {"object", "chat.completion"},
                      {"created", created},
@@ -87,6 +96,10 @@ json::object chat_chunk(const std::string& id, std::string_view model, std::int6
     json::object choice{{"index", 0}, {"delta", std::move(delta)}, {"logprobs", nullptr},
                         {"finish_reason", finish_reason ? json::value(*finish_reason) : json::value(nullptr)}};
     return {{"id", id}, {"object", "chat.completion.chunk"}, {"created", created}, {"model", model}, {"choices", json::array{std::move(choice)}}};
+}
+
+json::object chat_tool_calls_delta(const std::vector<function_approval_request_content>& requests) {
+    return {{"tool_calls", chat_tool_calls(requests, true)}};
 }
 
 json::object chat_usage_chunk(const std::string& id, std::string_view model, std::int64_t created, const std::optional<usage_details>& usage) {
@@ -134,12 +147,15 @@ json::object response_of(const json::object& base, const agent_task& task) {
     json::object out = base;
     const std::string_view status = status_of(task.state);
     out["status"] = status;
-    const agent_response<> answer = answer_of(task);
+    const agent_response<> answer = last_answer(task);
     const std::string text = answer.text();
+    const std::vector<function_approval_request_content> requests = answer.approval_requests();
     json::array output;
-    if (task.state != task_state::submitted && (!text.empty() || status == "completed"))
-        output.push_back(message_item(message_item_id(task), text, is_final(task.state) || task.state == task_state::input_required
+    if (task.state != task_state::submitted && (!text.empty() || (status == "completed" && requests.empty())))
+        output.push_back(message_item(message_item_id(task), text, has_stopped(task.state)
                                                                        ? "completed" : "in_progress", true));
+    for (const function_approval_request_content& request : requests)
+        output.push_back(function_call_item(request, json::serialize(request.call.arguments)));
     out["output"] = std::move(output);
     if (status == "completed") out["usage"] = responses_usage(answer.usage);
     if (status == "failed") out["error"] = {{"code", "server_error"}, {"message", utf8(task.error.empty() ? "the run failed" : task.error)}};
@@ -191,7 +207,9 @@ std::vector<json::object> response_events::finish(const agent_task& task) {
     std::vector<json::object> out;
     const json::object final_response = response_of(base_, task);
     const std::string_view status = final_response.at("status").as_string();
-    if (status == "completed" || message_open_) {
+    const std::vector<function_approval_request_content> requests = last_answer(task).approval_requests();
+    std::size_t output_index = 0;
+    if (message_open_ || (status == "completed" && requests.empty())) {
         open_message(out);
         const std::string id = message_item_id(task);
         out.push_back(numbered({{"type", "response.output_text.done"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
@@ -199,6 +217,18 @@ std::vector<json::object> response_events::finish(const agent_task& task) {
         out.push_back(numbered({{"type", "response.content_part.done"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
                                 {"part", output_text_part(text_)}}));
         out.push_back(numbered({{"type", "response.output_item.done"}, {"output_index", 0}, {"item", message_item(id, text_, "completed", true)}}));
+        output_index = 1;
+    }
+    for (const function_approval_request_content& request : requests) {
+        const std::string arguments = json::serialize(request.call.arguments);
+        const std::string item_id = "fc_" + utf8(request.id);
+        out.push_back(numbered({{"type", "response.output_item.added"}, {"output_index", output_index}, {"item", function_call_item(request, "")}}));
+        out.push_back(numbered({{"type", "response.function_call_arguments.delta"}, {"item_id", item_id}, {"output_index", output_index},
+                                {"delta", arguments}}));
+        out.push_back(numbered({{"type", "response.function_call_arguments.done"}, {"item_id", item_id}, {"output_index", output_index},
+                                {"name", utf8(request.call.name)}, {"arguments", arguments}}));
+        out.push_back(numbered({{"type", "response.output_item.done"}, {"output_index", output_index}, {"item", function_call_item(request, arguments)}}));
+        ++output_index;
     }
     const std::string_view closing = status == "completed" ? "response.completed" : status == "failed" ? "response.failed" : "response.incomplete";
     json::object last = final_response;

@@ -20,12 +20,17 @@ std::string error_body(std::string_view message, std::string_view type, std::str
 
 // ---- Chat Completions ------------------------------------------------------------------
 
-/// A whole chat.completion: one choice holding the answer's text (null when none), its finish reason and usage.
+/** A whole chat.completion: one choice holding the answer's text (null when none), its finish
+    reason and usage. The answer's approval requests are its tool_calls (finish reason
+    "tool_calls"): the caller answers each with a tool message {"approved": bool}.
+*/
 boost::json::object chat_completion(const agent_response<>& answer, const std::string& id, std::string_view model, std::int64_t created);
 
 /// One chat.completion.chunk with `delta` (and a finish reason) in its one choice.
 boost::json::object chat_chunk(const std::string& id, std::string_view model, std::int64_t created, boost::json::object delta,
                                std::optional<std::string> finish_reason = std::nullopt);
+/// A streamed message's tool_calls delta: the approval requests, each whole.
+boost::json::object chat_tool_calls_delta(const std::vector<function_approval_request_content>& requests);
 /// The last chunk of a stream with stream_options.include_usage: no choices, the usage.
 boost::json::object chat_usage_chunk(const std::string& id, std::string_view model, std::int64_t created,
                                      const std::optional<usage_details>& usage);
@@ -36,7 +41,8 @@ boost::json::object chat_usage_chunk(const std::string& id, std::string_view mod
 boost::json::object response_base(const std::string& id, std::string_view model, std::int64_t created_at,
                                   const boost::json::object& request);
 
-/// The Response of `task` as it stands: its status, its message item, its usage or error.
+/// The Response of `task` as it stands: its status, its message item and a function_call item per
+/// approval request (answered by a function_call_output {"approved": bool}), its usage or error.
 boost::json::object response_of(const boost::json::object& base, const agent_task& task);
 
 /** The events that stream a Response, numbered from 0, made as the task goes on: feed it the

@@ -1,12 +1,10 @@
 // forma::a2a::server serving an agent, reached by forma's own A2A client and by raw JSON-RPC:
 // messages, streams, tasks (background, cancel), questions, approvals, typed answers, errors.
 #include <forma/a2a.hpp>
-#include <forma/agent/chat_client_agent.hpp>
-#include <forma/chat/make_tool.hpp>
 #include <forma/model/awaits_input.hpp>
-#include <forma/testing/scripted_chat_client.hpp>
 
 #include "net/http_client_stub.hpp"
+#include "support/approval_agent.hpp"
 #include "support/served_agent.hpp"
 #include "support/bounded_run.hpp"
 #include "support/co_assert.hpp"
@@ -176,24 +174,11 @@ TEST(A2aServer, ATypedAgentAnswersWithADataPartThatRunTReads) {
     }());
 }
 
-struct file_name {
-    std::string path;
-};
-BOOST_DESCRIBE_STRUCT(file_name, (), (path))
-
 TEST(A2aServer, AnApprovalRequestIsInputRequiredAndTheNextMessageDecides) {
     asio::io_context io;
-    forma::testing::scripted_chat_client model(io.get_executor());
-    std::vector<std::string> deleted;
-    forma::function_tool remove = forma::make_tool(
-        "delete_file", "Deletes a file", [&](const file_name& f) { deleted.push_back(f.path); return std::string("deleted"); },
-        forma::function_tool_options{.requires_approval = true});
-    model.add_response(forma::agent_response<>(forma::chat_message(
-        forma::chat_role::assistant(),
-        std::vector<forma::content>{forma::function_call_content("call-1", "delete_file", {{"path", "notes.txt"}})})));
-    model.add_text_response("Deleted notes.txt");
-    forma::chat_client_agent served(model, {.name = "files", .tools = {remove}});
-    forma::a2a::server a2a(served);
+    forma_test::approval_agent files(io);
+    files.calls().says("Deleted notes.txt");
+    forma::a2a::server a2a(files.agent);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
         forma::a2a::agent remote(io.get_executor(), client_options(s));
@@ -204,7 +189,7 @@ TEST(A2aServer, AnApprovalRequestIsInputRequiredAndTheNextMessageDecides) {
         EXPECT_TRUE(forma::awaits_input(asked));
         EXPECT_NE(asked.text().find("\"function_approval_request\""), std::string::npos) << asked.text();
         EXPECT_NE(asked.text().find("delete_file"), std::string::npos);
-        EXPECT_EQ(deleted, std::vector<std::string>{"notes.txt"});
+        EXPECT_EQ(files.deleted, std::vector<std::string>{"notes.txt"});
         EXPECT_EQ(done.text(), "Deleted notes.txt");
     }());
 }

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace forma_test {
 
@@ -72,6 +73,33 @@ inline std::string post(std::string_view target, std::string_view body, std::str
 
 inline std::string get(std::string_view target, std::string_view extra_headers = {}) {
     return "GET " + std::string(target) + " HTTP/1.1\r\nHost: test\r\n" + std::string(extra_headers) + "\r\n";
+}
+
+/// `request` on a new connection, and its response (an empty one when the server closed first).
+inline asio::awaitable<response> exchange(unsigned short port, std::string request) {
+    connection c = co_await connection::open(port);
+    co_await c.send(request);
+    std::optional<response> r = co_await c.read();
+    co_return r ? std::move(*r) : response();
+}
+
+/// The response to a POST of `body` as `content_type`, on a new connection.
+inline asio::awaitable<response> posted(unsigned short port, std::string_view target, std::string_view body,
+                                        std::string_view content_type = "application/json") {
+    co_return co_await exchange(port, "POST " + std::string(target) + " HTTP/1.1\r\nHost: test\r\nContent-Type: " + std::string(content_type) +
+                                          "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + std::string(body));
+}
+
+/// The data of each event of an SSE body.
+inline std::vector<std::string> sse_data(std::string_view body) {
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while ((at = body.find("data: ", at)) != std::string_view::npos) {
+        const std::size_t end = body.find('\n', at);
+        out.emplace_back(body.substr(at + 6, end - at - 6));
+        at = end;
+    }
+    return out;
 }
 
 } // namespace raw_http

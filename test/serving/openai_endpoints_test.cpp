@@ -6,6 +6,7 @@
 #include <forma/serving/openai_endpoints.hpp>
 
 #include "net/http_client_stub.hpp"
+#include "support/approval_agent.hpp"
 #include "support/bounded_run.hpp"
 #include "support/running_server.hpp"
 #include "support/served_agent.hpp"
@@ -24,6 +25,7 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 using namespace std::chrono_literals;
 using forma_test::running_server;
+namespace raw_http = forma_test::raw_http;
 
 struct person {
     std::string name;
@@ -103,34 +105,6 @@ TEST(OpenaiEndpoints, ResponsesWholeStreamedBackgroundCanceled) {
 }
 
 // Raw requests: the shapes, checked by OpenAI's definitions, and the errors.
-asio::awaitable<forma_test::raw_http::response> post(unsigned short port, std::string target, std::string body,
-                                                      std::string content_type = "application/json") {
-    auto c = co_await forma_test::raw_http::connection::open(port);
-    co_await c.send("POST " + target + " HTTP/1.1\r\nHost: t\r\nContent-Type: " + content_type + "\r\nContent-Length: " +
-                    std::to_string(body.size()) + "\r\n\r\n" + body);
-    auto r = co_await c.read();
-    co_return r ? std::move(*r) : forma_test::raw_http::response();
-}
-
-asio::awaitable<forma_test::raw_http::response> get(unsigned short port, std::string target) {
-    auto c = co_await forma_test::raw_http::connection::open(port);
-    co_await c.send(forma_test::raw_http::get(target));
-    auto r = co_await c.read();
-    co_return r ? std::move(*r) : forma_test::raw_http::response();
-}
-
-// The data of each event of an SSE body.
-std::vector<std::string> event_data(const std::string& body) {
-    std::vector<std::string> out;
-    std::size_t at = 0;
-    while ((at = body.find("data: ", at)) != std::string::npos) {
-        const std::size_t end = body.find('\n', at);
-        out.push_back(body.substr(at + 6, end - at - 6));
-        at = end;
-    }
-    return out;
-}
-
 // Whether validate.py accepts each document as `definition`.
 bool valid_as(const std::string& definition, const std::vector<std::string>& documents, std::string& report) {
     std::vector<std::string> files;
@@ -155,24 +129,24 @@ TEST(OpenaiEndpoints, WritesShapesOpenAiDefines) {
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes());
         const unsigned short port = s.port();
-        completions.push_back((co_await post(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"user","content":"hello"}]})")).body());
-        const auto streamed = co_await post(port, "/v1/chat/completions",
+        completions.push_back((co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"user","content":"hello"}]})")).body());
+        const auto streamed = co_await raw_http::posted(port, "/v1/chat/completions",
                                             R"({"model":"m","messages":[{"role":"user","content":"count"}],"stream":true,"stream_options":{"include_usage":true}})");
-        for (auto& d : event_data(streamed.body()))
+        for (auto& d : raw_http::sse_data(streamed.body()))
             if (d != "[DONE]") chunks.push_back(d);
-        EXPECT_EQ(event_data(streamed.body()).back(), "[DONE]");
-        const auto whole = co_await post(port, "/v1/responses", R"({"model":"m","input":"hello","instructions":"be kind"})");
+        EXPECT_EQ(raw_http::sse_data(streamed.body()).back(), "[DONE]");
+        const auto whole = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"hello","instructions":"be kind"})");
         responses.push_back(whole.body());
-        const auto streamed_response = co_await post(port, "/v1/responses", R"({"model":"m","input":"count","stream":true})");
-        events = event_data(streamed_response.body());
-        const auto queued = co_await post(port, "/v1/responses", R"({"model":"m","input":"slow 50","background":true})");
+        const auto streamed_response = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"count","stream":true})");
+        events = raw_http::sse_data(streamed_response.body());
+        const auto queued = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"slow 50","background":true})");
         responses.push_back(queued.body());
         const std::string id(json::parse(queued.body()).at("id").as_string());
-        const auto resumed = co_await get(port, "/v1/responses/" + id + "?stream=true&starting_after=1");
-        const auto first_resumed = json::parse(event_data(resumed.body()).front());
+        const auto resumed = co_await raw_http::exchange(port, raw_http::get("/v1/responses/" + id + "?stream=true&starting_after=1"));
+        const auto first_resumed = json::parse(raw_http::sse_data(resumed.body()).front());
         EXPECT_EQ(first_resumed.at("sequence_number").as_int64(), 2) << "the events after 1";
-        EXPECT_EQ(json::parse(event_data(resumed.body()).back()).at("type").as_string(), "response.completed");
-        responses.push_back((co_await get(port, "/v1/responses/" + id)).body());
+        EXPECT_EQ(json::parse(raw_http::sse_data(resumed.body()).back()).at("type").as_string(), "response.completed");
+        responses.push_back((co_await raw_http::exchange(port, raw_http::get("/v1/responses/" + id))).body());
         co_await s.finish();
     }());
     std::string report;
@@ -183,6 +157,71 @@ TEST(OpenaiEndpoints, WritesShapesOpenAiDefines) {
     EXPECT_GE(events.size(), 10u);
 }
 
+// An approval request is a tool call to the caller, answered by a tool result {"approved": bool}:
+// in the conversation sent again (Chat Completions) or after the previous response (Responses).
+TEST(OpenaiEndpoints, ApprovalRequestsAreToolCallsTheCallerAnswers) {
+    asio::io_context io;
+    forma_test::approval_agent files(io);
+    files.calls().says("Deleted notes.txt").calls().calls().says("Kept notes.txt").calls();
+    forma::serving::openai_endpoints endpoints(files.agent);
+    std::vector<std::string> completions, chunks, responses, events;
+    std::vector<std::string> deleted_after;
+    std::string told_model; // after the rejection
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, endpoints.routes());
+        const unsigned short port = s.port();
+        const std::string ask = R"({"role":"user","content":"delete notes.txt"})";
+        completions.push_back((co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[)" + ask + "]}")).body());
+        deleted_after.push_back(std::to_string(files.deleted.size()));
+        const json::value asked = json::parse(completions.back()).at("choices").at(0).at("message");
+        const std::string answer = R"({"model":"m","messages":[)" + ask + "," + json::serialize(asked) +
+                                   R"(,{"role":"tool","tool_call_id":"call-1","content":"{\"approved\":true}"}]})";
+        completions.push_back((co_await raw_http::posted(port, "/v1/chat/completions", answer)).body());
+        deleted_after.push_back(std::to_string(files.deleted.size()));
+        const auto streamed = co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","stream":true,"messages":[)" + ask + "]}");
+        for (auto& d : raw_http::sse_data(streamed.body()))
+            if (d != "[DONE]") chunks.push_back(d);
+        responses.push_back((co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"delete notes.txt"})")).body());
+        const std::string previous(json::parse(responses.back()).at("id").as_string());
+        responses.push_back((co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","previous_response_id":")" + previous +
+                                                           R"(","input":[{"type":"function_call_output","call_id":"call-1","output":"{\"approved\":false}"}]})")).body());
+        deleted_after.push_back(std::to_string(files.deleted.size()));
+        told_model = json::serialize(json::value_from(files.model.requests().back().messages.back().contents));
+        const auto streamed_response = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"delete notes.txt","stream":true})");
+        events = raw_http::sse_data(streamed_response.body());
+        co_await s.finish();
+    }());
+    ASSERT_TRUE(completions.size() == 2 && responses.size() == 2);
+    const json::value first = json::parse(completions[0]).at("choices").at(0);
+    EXPECT_EQ(first.at("finish_reason"), "tool_calls");
+    EXPECT_EQ(first.at("message").at("tool_calls").at(0).at("id"), "call-1");
+    EXPECT_EQ(first.at("message").at("tool_calls").at(0).at("function").at("name"), "delete_file");
+    EXPECT_EQ(json::parse(first.at("message").at("tool_calls").at(0).at("function").at("arguments").as_string()),
+              json::parse(R"({"path":"notes.txt"})"));
+    EXPECT_EQ(json::parse(completions[1]).at("choices").at(0).at("message").at("content"), "Deleted notes.txt");
+    EXPECT_EQ(deleted_after, (std::vector<std::string>{"0", "1", "1"})) << "runs once approved, not when rejected";
+    bool streamed_call = false;
+    for (const std::string& c : chunks) {
+        const json::value choice = json::parse(c).at("choices").at(0);
+        if (choice.at("delta").as_object().contains("tool_calls")) streamed_call = choice.at("delta").at("tool_calls").at(0).at("id") == "call-1";
+    }
+    EXPECT_TRUE(streamed_call);
+    EXPECT_EQ(json::parse(chunks.back()).at("choices").at(0).at("finish_reason"), "tool_calls");
+    const json::value call_item = json::parse(responses[0]).at("output").at(0);
+    EXPECT_EQ(call_item.at("type"), "function_call");
+    EXPECT_EQ(call_item.at("call_id"), "call-1");
+    EXPECT_EQ(json::parse(responses[1]).at("output").at(0).at("content").at(0).at("text"), "Kept notes.txt");
+    EXPECT_NE(told_model.find("rejected"), std::string::npos) << told_model;
+    bool call_event = false;
+    for (const std::string& e : events) call_event = call_event || json::parse(e).at("type") == "response.function_call_arguments.done";
+    EXPECT_TRUE(call_event);
+    std::string report;
+    EXPECT_TRUE(valid_as("CreateChatCompletionResponse", completions, report)) << report;
+    EXPECT_TRUE(valid_as("CreateChatCompletionStreamResponse", chunks, report)) << report;
+    EXPECT_TRUE(valid_as("Response", responses, report)) << report;
+    EXPECT_TRUE(valid_as("ResponseStreamEvent", events, report)) << report;
+}
+
 TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
@@ -190,16 +229,16 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes());
         const unsigned short port = s.port();
-        const auto not_json = co_await post(port, "/v1/chat/completions", "{");
-        const auto no_messages = co_await post(port, "/v1/chat/completions", R"({"model":"m","messages":[]})");
-        const auto client_tools = co_await post(port, "/v1/chat/completions",
+        const auto not_json = co_await raw_http::posted(port, "/v1/chat/completions", "{");
+        const auto no_messages = co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[]})");
+        const auto client_tools = co_await raw_http::posted(port, "/v1/chat/completions",
                                                 R"({"model":"m","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f"}}]})");
-        const auto bad_role = co_await post(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"wizard","content":"x"}]})");
-        const auto failed = co_await post(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"user","content":"fail"}]})");
-        const auto wrong_type = co_await post(port, "/v1/responses", "{}", "text/plain");
-        const auto unknown = co_await get(port, "/v1/responses/resp_nope");
-        const auto no_previous = co_await post(port, "/v1/responses", R"({"model":"m","input":"x","previous_response_id":"resp_nope"})");
-        const auto models = co_await get(port, "/v1/models");
+        const auto bad_role = co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"wizard","content":"x"}]})");
+        const auto failed = co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"user","content":"fail"}]})");
+        const auto wrong_type = co_await raw_http::posted(port, "/v1/responses", "{}", "text/plain");
+        const auto unknown = co_await raw_http::exchange(port, raw_http::get("/v1/responses/resp_nope"));
+        const auto no_previous = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"x","previous_response_id":"resp_nope"})");
+        const auto models = co_await raw_http::exchange(port, raw_http::get("/v1/models"));
         co_await s.finish();
         auto error_of = [](const forma_test::raw_http::response& r) { return json::parse(r.body()).at("error"); };
         EXPECT_EQ(not_json.result_int(), 400u);

@@ -5,6 +5,7 @@
 //   "count"      -> "one ", "two ", "three" streamed
 //   "slow <ms>"  -> waits <ms>, then "finished after <ms> ms"
 //   "forever"    -> "working" then waits until canceled
+//   "ticking"    -> "tick " every 20 ms, for 20 s or until canceled
 //   "person"     -> {"name":"Ada","age":36} as text
 //   "fail"       -> throws forma::error("failed on purpose")
 //   "weather"    -> "Which city?" marked awaits_input; the next message (the city) gets
@@ -34,6 +35,8 @@ public:
     std::string_view description() const noexcept override { return "Answers by the first word it reads"; }
 
     int runs = 0;
+    /// Runs that ended canceled while they waited.
+    int canceled = 0;
 
 protected:
     boost::asio::awaitable<forma::agent_response<>> run_core(forma::agent_run run) override {
@@ -45,13 +48,13 @@ protected:
 
     forma::update_stream run_streaming_core(forma::agent_run run) override {
         ++runs;
-        return forma::update_stream(executor_, std::make_unique<source>(executor_, std::move(run)));
+        return forma::update_stream(executor_, std::make_unique<source>(executor_, std::move(run), canceled));
     }
 
 private:
     class source final : public forma::update_source {
     public:
-        source(boost::asio::any_io_executor ex, forma::agent_run run) : executor_(ex), run_(std::move(run)) {}
+        source(boost::asio::any_io_executor ex, forma::agent_run run, int& canceled) : executor_(ex), run_(std::move(run)), canceled_(canceled) {}
 
         boost::asio::awaitable<std::optional<forma::agent_response_update>> next() override {
             if (!started_) {
@@ -64,7 +67,11 @@ private:
             pending_.pop_front();
             if (!u.message_id.empty() && u.message_id == "wait") {
                 boost::asio::steady_timer timer(executor_, wait_);
-                co_await timer.async_wait(boost::asio::use_awaitable); // throws when the run is canceled
+                auto [ec] = co_await timer.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+                if (ec) {
+                    ++canceled_;
+                    throw boost::system::system_error(ec);
+                }
                 u.message_id.clear();
             }
             co_return u;
@@ -101,6 +108,8 @@ private:
             } else if (text == "forever") {
                 say("working");
                 say("never said", std::chrono::hours(24));
+            } else if (text == "ticking") {
+                for (int i = 0; i < 1000; ++i) say("tick ", std::chrono::milliseconds(20));
             } else if (text == "person") {
                 say(R"({"name":"Ada","age":36})");
             } else if (text == "fail") {
@@ -121,6 +130,7 @@ private:
         std::deque<forma::agent_response_update> pending_;
         std::chrono::milliseconds wait_{};
         bool started_ = false;
+        int& canceled_;
     };
 
     boost::asio::any_io_executor executor_;

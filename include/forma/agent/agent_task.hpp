@@ -1,5 +1,6 @@
 #pragma once
 
+#include <forma/model/agent_response.hpp>
 #include <forma/model/agent_response_update.hpp>
 #include <forma/model/chat_message.hpp>
 
@@ -24,6 +25,8 @@ std::string_view to_string(task_state state) noexcept;
 std::optional<task_state> task_state_from_string(std::string_view name) noexcept;
 /// completed, failed and canceled: nothing more happens to the task.
 bool is_final(task_state state) noexcept;
+/// The run is not going on: its state is final, or it waits for the caller's answer (input_required).
+bool has_stopped(task_state state) noexcept;
 
 /** A run that a server keeps so that it outlives the request that started it: a background
     run, one streamed to a client that may come back, one waiting for the caller's answer.
@@ -60,5 +63,9 @@ struct task_changes {
     std::size_t next = 0;
     std::uint64_t version = 0;
 };
+
+/// What the task's run said since the caller last spoke: its updates merged, from after the
+/// last user or system message (the input, and the answers to its questions) on.
+agent_response<> last_answer(const agent_task& task);
 
 } // namespace forma

@@ -38,6 +38,10 @@ struct openai_endpoints_options {
       queued; GET /responses/{id} retrieves it, `?stream=true&starting_after=N` streams its
       events after N (a dropped stream resumed), POST /responses/{id}/cancel cancels it.
       `previous_response_id` continues that response's conversation (its session).
+    - A tool call that needs approval is a tool call to the caller (Chat Completions'
+      `tool_calls`, a Responses `function_call` item), answered by its result {"approved": bool,
+      "reason"?: string} (a `tool` message, or a `function_call_output` after
+      previous_response_id): the approved call runs in the agent.
     - GET /models lists the one model.
     - Errors are OpenAI's error object ({"error": {"message", "type", "param", "code"}}) with the
       status an OpenAI server gives: 400 invalid_request_error, 404 for an unknown response,
