@@ -2,11 +2,14 @@
 // - a session's load + save (20 messages) through forma::redis::session_store, against the same
 //   commands through hiredis's blocking client with the same JSON work (the C client forma's
 //   reader comes from: what the Asio client, pipelining and coroutines cost on top); p50 and p99;
+// - a streamed update appended to a served task through forma::redis::task_store, against the
+//   same script by EVALSHA through hiredis's blocking client with the same JSON work;
 // - the concurrency limiter's and the response cache's cost per request over a scripted model.
 #include <forma/agent/agent_session.hpp>
 #include <forma/chat/caching_chat_client.hpp>
 #include <forma/chat/concurrency_limiter.hpp>
 #include <forma/redis/session_store.hpp>
+#include <forma/redis/task_store.hpp>
 #include <forma/testing/scripted_chat_client.hpp>
 
 #include "support/redis_server.hpp"
@@ -160,6 +163,72 @@ void BM_store_round_hiredis(benchmark::State& state) {
     report_percentiles(state, latencies);
 }
 
+// One update of a streamed answer, as a served run appends it for each piece of text.
+forma::agent_response_update streamed_piece() {
+    forma::agent_response_update u(forma::chat_role::assistant(), "a few streamed words ");
+    u.message_id = "chatcmpl-8f3a2c";
+    u.response_id = "chatcmpl-8f3a2c";
+    return u;
+}
+
+void BM_task_append_forma(benchmark::State& state) {
+    asio::io_context io;
+    auto redis = std::make_shared<forma::redis::client>(io.get_executor(), server().client_options());
+    forma::redis::task_store store(redis, {.key_prefix = "bench:task:forma:"});
+    run_once(io, [&]() -> asio::awaitable<void> {
+        co_await redis->execute(forma::redis::command("DEL", "bench:task:forma:t", "bench:task:forma:t:updates"));
+        forma::agent_task task{.id = "t", .context_id = "c", .state = forma::task_state::working};
+        co_await store.create(std::move(task));
+    });
+    for (auto _ : state) {
+        run_once(io, [&]() -> asio::awaitable<void> {
+            std::vector<forma::agent_response_update> one{streamed_piece()};
+            co_await store.append("t", std::move(one));
+        });
+    }
+}
+
+// The same append through hiredis's blocking client: the update serialized, then a script
+// doing what forma's does (RPUSH, the times and claim, HINCRBY of the version, PEXPIRE) by EVALSHA.
+void BM_task_append_hiredis(benchmark::State& state) {
+    redisContext* context = redisConnect("127.0.0.1", server().port());
+    if (!context || context->err) {
+        state.SkipWithError("hiredis cannot connect");
+        if (context) redisFree(context);
+        return;
+    }
+    static const char* const append =
+        "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
+        "if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end "
+        "redis.call('RPUSH', KEYS[2], ARGV[3]) "
+        "redis.call('HSET', KEYS[1], 'updated', now, 'lease_until', now + tonumber(ARGV[2])) "
+        "local v = redis.call('HINCRBY', KEYS[1], 'version', 1) "
+        "redis.call('PEXPIRE', KEYS[1], ARGV[1]) redis.call('PEXPIRE', KEYS[2], ARGV[1]) return v";
+    redisReply* loaded = static_cast<redisReply*>(redisCommand(context, "SCRIPT LOAD %s", append));
+    freeReplyObject(redisCommand(context, "DEL bench:task:hiredis:t bench:task:hiredis:t:updates"));
+    freeReplyObject(redisCommand(context, "HSET bench:task:hiredis:t state working version 1"));
+    if (!loaded || loaded->type != REDIS_REPLY_STRING) {
+        state.SkipWithError("hiredis: SCRIPT LOAD failed");
+        if (loaded) freeReplyObject(loaded);
+        redisFree(context);
+        return;
+    }
+    const std::string sha(loaded->str, loaded->len);
+    freeReplyObject(loaded);
+    for (auto _ : state) {
+        const std::string json = boost::json::serialize(boost::json::value_from(streamed_piece()));
+        redisReply* r = static_cast<redisReply*>(redisCommand(context, "EVALSHA %s 2 %s %s %s %s %b", sha.c_str(), "bench:task:hiredis:t",
+                                                               "bench:task:hiredis:t:updates", "86400000", "30000", json.data(), json.size()));
+        if (!r || r->type != REDIS_REPLY_INTEGER) {
+            state.SkipWithError("hiredis: the append failed");
+            if (r) freeReplyObject(r);
+            break;
+        }
+        freeReplyObject(r);
+    }
+    redisFree(context);
+}
+
 forma::agent_response<> answer() {
     forma::agent_response<> r(forma::chat_message(forma::chat_role::assistant(), "Paris is the capital of France."));
     r.usage = forma::usage_details{.input_token_count = 24, .output_token_count = 8};
@@ -217,6 +286,8 @@ void BM_request_cache_hit(benchmark::State& state) {
 
 BENCHMARK(BM_store_round_forma)->Arg(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_store_round_hiredis)->Arg(20)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_task_append_forma)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_task_append_hiredis)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_request_direct);
 BENCHMARK(BM_request_limited);
 BENCHMARK(BM_request_cache_hit);

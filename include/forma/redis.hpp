@@ -11,3 +11,4 @@
 #include <forma/redis/response_cache.hpp>
 #include <forma/redis/script.hpp>
 #include <forma/redis/session_store.hpp>
+#include <forma/redis/task_store.hpp>

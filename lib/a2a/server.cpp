@@ -180,8 +180,10 @@ struct server::state {
         if (is_final(task.state))
             throw rpc_failure{task_not_cancelable, "the task " + task.id + " is " + std::string(to_string(task.state)) + " and cannot be canceled"};
         (void)co_await options.tasks->request_cancel(task.id);
-        if (!runner.cancel(task.id) && (task.state == task_state::input_required || task.state == task_state::submitted))
-            co_await options.tasks->set_state(task.id, task_state::canceled); // nothing runs it
+        // Waiting for an answer, nothing runs it; a run elsewhere in a fleet is canceled by its
+        // own instance, which watches the store.
+        if (task.state == task_state::input_required) co_await options.tasks->set_state(task.id, task_state::canceled);
+        else runner.cancel(task.id);
         co_return detail::task_object(co_await settle(task.id, clock::now() + std::chrono::seconds(5)), as_data());
     }
 

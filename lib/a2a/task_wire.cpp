@@ -123,7 +123,7 @@ json::object answer_message(const agent_task& task, bool as_data) {
 }
 
 json::object status_update(const agent_task& task, bool as_data) {
-    const bool final = is_final(task.state) || task.state == task_state::input_required;
+    const bool final = has_stopped(task.state);
     return {{"kind", "status-update"}, {"taskId", task.id}, {"contextId", task.context_id},
             {"status", task_status(task, as_data)}, {"final", final}};
 }

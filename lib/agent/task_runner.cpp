@@ -8,8 +8,10 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/this_coro.hpp>
 
+#include <limits>
 #include <map>
 
 namespace forma::agent_detail {
@@ -33,6 +35,34 @@ struct task_runner::state {
         std::shared_ptr<agent_session> fresh = served.create_session();
         fresh->id = session_id(context_id);
         co_return fresh;
+    }
+
+    // Whether `stop` is still the signal of the run of `task_id` here.
+    bool runs_here(const std::string& task_id, const std::shared_ptr<asio::cancellation_signal>& stop) const {
+        const auto it = running.find(task_id);
+        return it != running.end() && it->second == stop;
+    }
+
+    /* Cancels the run when the store says its cancellation was asked for, by any instance of a
+       fleet (a request to another server): the task's changes are watched while the run goes on
+       here. Its end is a change too, so the watch ends with it. */
+    static asio::awaitable<void> watch_for_cancel(std::shared_ptr<state> s, std::string task_id,
+                                                  std::shared_ptr<asio::cancellation_signal> stop) {
+        constexpr auto no_updates = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+        std::uint64_t seen = 0;
+        try {
+            while (s->runs_here(task_id, stop)) {
+                std::optional<task_changes> changed = co_await s->tasks->changes(task_id, no_updates, seen, settle_slice);
+                if (!changed || is_final(changed->state)) co_return;
+                if (changed->cancel_requested) {
+                    if (s->runs_here(task_id, stop)) stop->emit(asio::cancellation_type::terminal);
+                    co_return;
+                }
+                seen = changed->version;
+            }
+        } catch (const std::exception&) {
+            // The store failed: a cancellation asked elsewhere does not reach this run, one asked here still does.
+        }
     }
 
     // `stop`: the signal of this run's cancellation slot, to find the run's own entry in `running`.
@@ -94,6 +124,7 @@ task_store& task_runner::tasks() const noexcept { return *state_->tasks; }
 void task_runner::start(std::string task_id, std::string context_id, std::vector<chat_message> input, agent_run_options options) {
     auto stop = std::make_shared<asio::cancellation_signal>();
     state_->running[task_id] = stop;
+    asio::co_spawn(state_->served.get_executor(), state::watch_for_cancel(state_, task_id, stop), asio::detached);
     // The completion handler keeps the signal alive until co_spawn has let go of its slot.
     asio::co_spawn(state_->served.get_executor(),
                    state::run(state_, std::move(task_id), std::move(context_id), std::move(input), std::move(options), stop),

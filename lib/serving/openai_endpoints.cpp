@@ -277,9 +277,12 @@ struct openai_endpoints::state {
             co_return;
         }
         if (cancel) {
-            if (!has_stopped(task->state)) {
+            if (!is_final(task->state)) {
                 (void)co_await options.tasks->request_cancel(task->id);
-                if (!runner.cancel(task->id)) co_await options.tasks->set_state(task->id, task_state::canceled);
+                // Waiting for an answer, nothing runs it; a run elsewhere in a fleet is canceled by
+                // its own instance, which watches the store.
+                if (task->state == task_state::input_required) co_await options.tasks->set_state(task->id, task_state::canceled);
+                else runner.cancel(task->id);
                 task = co_await runner.settle(task->id, std::chrono::steady_clock::now() + std::chrono::seconds(5));
             }
             co_await send_response(writer, task);

@@ -10,7 +10,6 @@
 #include "support/co_assert.hpp"
 #include "support/running_server.hpp"
 
-#include <boost/describe/class.hpp>
 #include <boost/json/parse.hpp>
 
 #include <gtest/gtest.h>
@@ -22,11 +21,7 @@ namespace json = boost::json;
 using namespace std::chrono_literals;
 using forma_test::running_server;
 
-struct person {
-    std::string name;
-    int age;
-};
-BOOST_DESCRIBE_STRUCT(person, (), (name, age))
+using person = forma_test::served_person;
 
 void run(asio::io_context& io, asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 30s); }
 

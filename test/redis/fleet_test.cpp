@@ -9,11 +9,14 @@
 #include <forma/redis/session_store.hpp>
 #include <forma/testing/scripted_chat_client.hpp>
 
+#include "net/http_client_stub.hpp"
 #include "redis_test_support.hpp"
+#include "support/server_process.hpp"
 
 #include <gtest/gtest.h>
 
 namespace asio = boost::asio;
+using namespace std::chrono_literals;
 using forma::agent_session;
 using forma::chat_role;
 using namespace forma::redis;
@@ -106,4 +109,82 @@ TEST_F(fleet_test, a_response_cached_by_one_instance_answers_the_same_request_on
     const auto ttl = run(connect(server())->execute(command("PTTL", key))).integer;
     EXPECT_GT(ttl, 590000);
     EXPECT_LE(ttl, 600000);
+}
+
+// ---- Served tasks: two server processes on one Redis --------------------------------------
+
+namespace {
+
+namespace raw_http = forma_test::raw_http;
+namespace json = boost::json;
+
+// A fleet_server process (test/redis/fleet_server.cpp) with its tasks and sessions in `redis`.
+struct fleet_server {
+    fleet_server(const forma_test::redis_server& redis, std::chrono::milliseconds lease)
+        : process(FORMA_FLEET_SERVER, {std::to_string(redis.port()), std::to_string(lease.count())}, "listening on") {
+        const std::string out = process.output();
+        port = static_cast<unsigned short>(std::stoi(out.substr(out.find("listening on ") + 13)));
+    }
+    forma_test::server_process process;
+    unsigned short port = 0;
+};
+
+// The last event of an SSE body, as JSON.
+json::value last_event(const raw_http::response& r) {
+    const std::vector<std::string> data = raw_http::sse_data(r.body());
+    return data.empty() ? json::value() : json::parse(data.back());
+}
+
+class served_fleet_test : public forma_test::redis_test {
+protected:
+    // The id of a background response to `input` started on the server at `port`.
+    std::string background_response(unsigned short port, const std::string& input) {
+        const auto started = run(raw_http::posted(port, "/v1/responses", R"({"model":"m","background":true,"input":")" + input + "\"}"));
+        return std::string(json::parse(started.body()).at("id").as_string());
+    }
+};
+
+} // namespace
+
+TEST_F(served_fleet_test, a_response_started_on_one_server_is_read_and_streamed_on_the_other) {
+    fleet_server a(server(), 30s), b(server(), 30s);
+    const std::string id = background_response(a.port, "slow 300");
+    const json::value read_on_b = json::parse(run(raw_http::exchange(b.port, raw_http::get("/v1/responses/" + id))).body());
+    const auto streamed_on_b = run(raw_http::exchange(b.port, raw_http::get("/v1/responses/" + id + "?stream=true")));
+    const json::value done = last_event(streamed_on_b);
+    EXPECT_NE(read_on_b.at("status"), "completed") << "read while it runs on a";
+    EXPECT_EQ(done.at("type"), "response.completed") << streamed_on_b.body();
+    EXPECT_EQ(done.at("response").at("output").at(0).at("content").at(0).at("text"), "finished after 300 ms");
+}
+
+TEST_F(served_fleet_test, an_a2a_task_sent_to_one_server_is_got_and_canceled_on_the_other) {
+    fleet_server a(server(), 30s), b(server(), 30s);
+    const auto sent = run(raw_http::posted(a.port, "/a2a", R"({"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":)"
+                                                            R"({"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"forever"}]},)"
+                                                            R"("configuration":{"blocking":false}}})"));
+    const std::string task_id(json::parse(sent.body()).at("result").at("id").as_string());
+    const auto got = run(raw_http::posted(b.port, "/a2a", R"({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"id":")" + task_id + "\"}}"));
+    const auto canceled = run(raw_http::posted(b.port, "/a2a", R"({"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{"id":")" + task_id + "\"}}"));
+    EXPECT_EQ(json::parse(got.body()).at("result").at("status").at("state"), "working") << got.body();
+    EXPECT_EQ(json::parse(canceled.body()).at("result").at("status").at("state"), "canceled") << canceled.body();
+}
+
+TEST_F(served_fleet_test, a_response_canceled_through_one_server_stops_on_the_one_that_runs_it) {
+    fleet_server a(server(), 30s), b(server(), 30s);
+    const std::string id = background_response(a.port, "forever");
+    const auto canceled = run(raw_http::posted(b.port, "/v1/responses/" + id + "/cancel", "{}"));
+    EXPECT_EQ(json::parse(canceled.body()).at("status"), "cancelled") << canceled.body();
+    const auto read_on_a = run(raw_http::exchange(a.port, raw_http::get("/v1/responses/" + id)));
+    EXPECT_EQ(json::parse(read_on_a.body()).at("status"), "cancelled");
+}
+
+TEST_F(served_fleet_test, a_server_killed_mid_response_leaves_it_failed_not_lost) {
+    fleet_server a(server(), 300ms), b(server(), 300ms);
+    const std::string id = background_response(a.port, "forever");
+    a.process.kill();
+    // b follows it: once a's claim has lapsed (300 ms without renewal) it reads as failed.
+    const auto streamed_on_b = run(raw_http::exchange(b.port, raw_http::get("/v1/responses/" + id + "?stream=true")));
+    const json::value failed = last_event(streamed_on_b);
+    EXPECT_EQ(failed.at("type"), "response.failed") << streamed_on_b.body();
+    EXPECT_EQ(failed.at("response").at("error").at("message"), "the server running this task stopped before it ended");
 }

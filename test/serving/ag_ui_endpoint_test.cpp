@@ -10,7 +10,6 @@
 #include "support/running_server.hpp"
 #include "support/served_agent.hpp"
 
-#include <boost/describe/class.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -24,11 +23,7 @@ namespace raw_http = forma_test::raw_http;
 using namespace std::chrono_literals;
 using forma_test::running_server;
 
-struct person {
-    std::string name;
-    int age;
-};
-BOOST_DESCRIBE_STRUCT(person, (), (name, age))
+using person = forma_test::served_person;
 
 void run(asio::io_context& io, asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 30s); }
 

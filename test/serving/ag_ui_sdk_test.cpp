@@ -9,7 +9,6 @@
 #include "support/running_server.hpp"
 #include "support/served_agent.hpp"
 
-#include <boost/describe/class.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -23,11 +22,7 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 using namespace std::chrono_literals;
 
-struct person {
-    std::string name;
-    int age;
-};
-BOOST_DESCRIBE_STRUCT(person, (), (name, age))
+using person = forma_test::served_person;
 
 class AgUiClient : public ::testing::Test {
 protected:

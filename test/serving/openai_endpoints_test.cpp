@@ -11,7 +11,6 @@
 #include "support/running_server.hpp"
 #include "support/served_agent.hpp"
 
-#include <boost/describe/class.hpp>
 #include <boost/json/parse.hpp>
 
 #include <cstdio>
@@ -27,11 +26,7 @@ using namespace std::chrono_literals;
 using forma_test::running_server;
 namespace raw_http = forma_test::raw_http;
 
-struct person {
-    std::string name;
-    int age;
-};
-BOOST_DESCRIBE_STRUCT(person, (), (name, age))
+using person = forma_test::served_person;
 
 void run(asio::io_context& io, asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 30s); }
 
@@ -167,6 +162,7 @@ TEST(OpenaiEndpoints, ApprovalRequestsAreToolCallsTheCallerAnswers) {
     std::vector<std::string> completions, chunks, responses, events;
     std::vector<std::string> deleted_after;
     std::string told_model; // after the rejection
+    json::value canceled;
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes());
         const unsigned short port = s.port();
@@ -189,9 +185,13 @@ TEST(OpenaiEndpoints, ApprovalRequestsAreToolCallsTheCallerAnswers) {
         told_model = json::serialize(json::value_from(files.model.requests().back().messages.back().contents));
         const auto streamed_response = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"delete notes.txt","stream":true})");
         events = raw_http::sse_data(streamed_response.body());
+        // A response waiting for its caller's approval is canceled at once: nothing runs it.
+        const std::string paused(json::parse(events.front()).at("response").at("id").as_string());
+        canceled = json::parse((co_await raw_http::posted(port, "/v1/responses/" + paused + "/cancel", "{}")).body());
         co_await s.finish();
     }());
     ASSERT_TRUE(completions.size() == 2 && responses.size() == 2);
+    EXPECT_EQ(canceled.at("status"), "cancelled") << json::serialize(canceled);
     const json::value first = json::parse(completions[0]).at("choices").at(0);
     EXPECT_EQ(first.at("finish_reason"), "tool_calls");
     EXPECT_EQ(first.at("message").at("tool_calls").at(0).at("id"), "call-1");

@@ -20,10 +20,18 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/describe/class.hpp>
 
 #include <deque>
 
 namespace forma_test {
+
+/// What "person" answers, as a typed agent's answer.
+struct served_person {
+    std::string name;
+    int age = 0;
+};
+BOOST_DESCRIBE_STRUCT(served_person, (), (name, age))
 
 class served_agent final : public forma::agent {
 public:
