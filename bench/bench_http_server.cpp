@@ -126,7 +126,8 @@ struct forma_server {
 // One connection, requests one after another; the response read with Beast's parser.
 asio::awaitable<void> request_loop(unsigned short port, std::string_view request, benchmark::State& state) {
     tcp::socket socket(co_await asio::this_coro::executor);
-    co_await socket.async_connect({asio::ip::make_address("127.0.0.1"), port}, asio::use_awaitable);
+    const tcp::endpoint server_endpoint(asio::ip::make_address("127.0.0.1"), port);
+    co_await socket.async_connect(server_endpoint, asio::use_awaitable);
     beast::flat_buffer buffer;
     for (auto _ : state) {
         co_await asio::async_write(socket, asio::buffer(request.data(), request.size()), asio::use_awaitable);
@@ -215,7 +216,8 @@ void open_streams(benchmark::State& state) {
         for (int i = 0; i < streams; ++i) {
             auto socket = std::make_unique<tcp::socket>(io);
             asio::co_spawn(io, [&, s = socket.get()]() -> asio::awaitable<void> {
-                co_await s->async_connect({asio::ip::make_address("127.0.0.1"), server.port()}, asio::use_awaitable);
+                const tcp::endpoint server_endpoint(asio::ip::make_address("127.0.0.1"), server.port());
+                co_await s->async_connect(server_endpoint, asio::use_awaitable);
                 co_await asio::async_write(*s, asio::buffer(stream_request.data(), stream_request.size()), asio::use_awaitable);
                 std::string head;
                 co_await asio::async_read_until(*s, asio::dynamic_buffer(head), "data: x", asio::use_awaitable);

@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 namespace {
@@ -99,12 +101,12 @@ TEST(OpenaiEndpoints, ResponsesWholeStreamedBackgroundCanceled) {
     }());
 }
 
-// Raw requests: the shapes, checked by OpenAI's definitions, and the errors.
 // Whether validate.py accepts each document as `definition`.
 bool valid_as(const std::string& definition, const std::vector<std::string>& documents, std::string& report) {
     std::vector<std::string> files;
     for (std::size_t i = 0; i < documents.size(); ++i) {
-        files.push_back(testing::TempDir() + "openai_shape_" + std::to_string(i) + ".json");
+        // Named by process: CTest runs this binary's tests in parallel processes.
+        files.push_back(testing::TempDir() + "openai_shape_" + std::to_string(::getpid()) + "_" + std::to_string(i) + ".json");
         std::ofstream(files.back()) << documents[i];
     }
     std::string command = "python3 " FORMA_OPENAI_VALIDATOR " " + definition;
@@ -113,7 +115,9 @@ bool valid_as(const std::string& definition, const std::vector<std::string>& doc
     FILE* pipe = ::popen(command.c_str(), "r");
     char buffer[512];
     while (std::fgets(buffer, sizeof buffer, pipe)) report += buffer;
-    return ::pclose(pipe) == 0;
+    const bool valid = ::pclose(pipe) == 0;
+    for (const auto& f : files) std::remove(f.c_str());
+    return valid;
 }
 
 TEST(OpenaiEndpoints, WritesShapesOpenAiDefines) {
