@@ -1,7 +1,5 @@
 // forma::a2a::server: an agent served over A2A 0.3 (JSON-RPC 2.0 over HTTP, SSE for streams).
 #include <forma/a2a/server.hpp>
-#include <forma/agent/in_memory_session_store.hpp>
-#include <forma/agent/in_memory_task_store.hpp>
 
 #include "../json/json_members.hpp"
 #include "../json/json_rpc.hpp"
@@ -56,13 +54,7 @@ net::http_reply rpc_error_shape(unsigned status, std::string_view message) {
 
 struct server::state {
     state(forma::agent& a, server_options o)
-        : served(a), options(with_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
-
-    static server_options with_stores(forma::agent& a, server_options o) {
-        if (!o.tasks) o.tasks = std::make_shared<in_memory_task_store>(a.get_executor());
-        if (!o.sessions) o.sessions = std::make_shared<in_memory_session_store>(a.get_executor());
-        return o;
-    }
+        : served(a), options(agent_detail::with_default_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
 
     forma::agent& served;
     server_options options;

@@ -4,6 +4,8 @@
 // input-required (approval requests, a question), failed or canceled. Shared by the servers.
 
 #include <forma/agent/agent.hpp>
+#include <forma/agent/in_memory_session_store.hpp>
+#include <forma/agent/in_memory_task_store.hpp>
 #include <forma/agent/session_store.hpp>
 #include <forma/agent/task_store.hpp>
 
@@ -16,6 +18,14 @@
 #include <vector>
 
 namespace forma::agent_detail {
+
+/// A server's `options` with in-memory `tasks` and `sessions` on the agent's executor where it gives none.
+template <class Options>
+Options with_default_stores(const agent& served, Options options) {
+    if (!options.tasks) options.tasks = std::make_shared<in_memory_task_store>(served.get_executor());
+    if (!options.sessions) options.sessions = std::make_shared<in_memory_session_store>(served.get_executor());
+    return options;
+}
 
 class task_runner {
 public:

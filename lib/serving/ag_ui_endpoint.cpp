@@ -1,7 +1,5 @@
 // forma::serving::ag_ui_endpoint: an agent behind AG-UI, for front ends.
 #include <forma/serving/ag_ui_endpoint.hpp>
-#include <forma/agent/in_memory_session_store.hpp>
-#include <forma/agent/in_memory_task_store.hpp>
 
 #include "../agent/task_runner.hpp"
 #include "../json/json_members.hpp"
@@ -85,13 +83,8 @@ resumption answers(agent_task paused, const std::vector<detail::ag_ui_resume_ent
 } // namespace
 
 struct ag_ui_endpoint::state {
-    state(forma::agent& a, ag_ui_options o) : served(a), options(with_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
-
-    static ag_ui_options with_stores(forma::agent& a, ag_ui_options o) {
-        if (!o.tasks) o.tasks = std::make_shared<in_memory_task_store>(a.get_executor());
-        if (!o.sessions) o.sessions = std::make_shared<in_memory_session_store>(a.get_executor());
-        return o;
-    }
+    state(forma::agent& a, ag_ui_options o)
+        : served(a), options(agent_detail::with_default_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
 
     forma::agent& served;
     ag_ui_options options;

@@ -1,7 +1,5 @@
 // forma::serving::openai_endpoints: an agent behind OpenAI's Chat Completions and Responses APIs.
 #include <forma/serving/openai_endpoints.hpp>
-#include <forma/agent/in_memory_session_store.hpp>
-#include <forma/agent/in_memory_task_store.hpp>
 #include <forma/model/agent_response_builder.hpp>
 
 #include "../agent/task_runner.hpp"
@@ -62,8 +60,7 @@ struct openai_endpoints::state {
         : served(a), options(with_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
 
     static openai_endpoints_options with_stores(forma::agent& a, openai_endpoints_options o) {
-        if (!o.tasks) o.tasks = std::make_shared<in_memory_task_store>(a.get_executor());
-        if (!o.sessions) o.sessions = std::make_shared<in_memory_session_store>(a.get_executor());
+        o = agent_detail::with_default_stores(a, std::move(o));
         if (o.model.empty()) o.model = std::string(a.name()).empty() ? "forma" : std::string(a.name());
         return o;
     }
