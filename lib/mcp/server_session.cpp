@@ -6,6 +6,7 @@
 #include "../json/json_members.hpp"
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
+#include "../text/failure_text.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -42,16 +43,6 @@ json::object tool_entry(const function_tool& tool) {
     json::object entry{{"name", tool.name()}, {"description", tool.description()}, {"inputSchema", tool.parameters()}};
     if (tool.options().result_schema) entry["outputSchema"] = *tool.options().result_schema;
     return entry;
-}
-
-std::string text_of(const std::exception_ptr& failure) {
-    try {
-        std::rethrow_exception(failure);
-    } catch (const std::exception& e) {
-        return e.what();
-    } catch (...) {
-        return "unknown error";
-    }
 }
 
 } // namespace
@@ -122,7 +113,7 @@ asio::awaitable<json::value> server_session::call_tool(const json::value& id, co
                 return false;
             }
         }();
-        const std::string why = arguments_wrong ? text_of(failure) : "the tool failed: " + text_of(failure);
+        const std::string why = arguments_wrong ? text_detail::failure_text(failure) : "the tool failed: " + text_detail::failure_text(failure);
         co_return json::object{{"content", json::array{{{"type", "text"}, {"text", json_detail::valid_utf8(why)}}}}, {"isError", true}};
     }
     const std::string text = result.is_string() ? std::string(result.get_string()) : json::serialize(result);

@@ -8,6 +8,7 @@
 
 #include "../agent/agent_span.hpp"
 #include "../json/json_text.hpp"
+#include "../text/failure_text.hpp"
 #include "../model/joined_response.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -115,16 +116,6 @@ bool is_cancellation(const std::exception_ptr& failure) {
         return e.code() == asio::error::operation_aborted;
     } catch (...) {
         return false;
-    }
-}
-
-std::string what_of(const std::exception_ptr& failure) {
-    try {
-        std::rethrow_exception(failure);
-    } catch (const std::exception& e) {
-        return valid_utf8(e.what());
-    } catch (...) {
-        return "an exception that is not a std::exception";
     }
 }
 
@@ -288,7 +279,7 @@ public:
             throw orchestration_error("the participant \"" + valid_utf8(name) + "\" failed at step " +
                                           std::to_string(state_.step + 1) + " of the " + owner_.kind_ +
                                           " orchestration \"" + valid_utf8(owner_.options_.name) +
-                                          "\": " + what_of(failure),
+                                          "\": " + valid_utf8(text_detail::failure_text(failure)),
                                       name, state_.step + 1, failure, out_);
         }
         if (!waiting_.empty()) {

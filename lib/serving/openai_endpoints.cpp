@@ -5,6 +5,7 @@
 #include "../agent/task_runner.hpp"
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
+#include "../text/failure_text.hpp"
 #include "openai_request.hpp"
 #include "openai_shapes.hpp"
 
@@ -20,6 +21,7 @@ namespace {
 namespace asio = boost::asio;
 namespace json = boost::json;
 using detail::error_body;
+using text_detail::failure_text;
 
 constexpr std::chrono::seconds keep_alive_interval{15};
 
@@ -41,16 +43,6 @@ net::http_reply openai_error_shape(unsigned status, std::string_view message) {
 
 net::http_reply invalid_request(const detail::request_error& e) {
     return json_reply(400, error_body(e.message, "invalid_request_error", e.param));
-}
-
-std::string failure_text(const std::exception_ptr& failure) {
-    try {
-        std::rethrow_exception(failure);
-    } catch (const std::exception& e) {
-        return e.what();
-    } catch (...) {
-        return "unknown error";
-    }
 }
 
 } // namespace

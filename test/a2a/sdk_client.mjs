@@ -63,24 +63,10 @@
 // "mediaType", "metadata"; a stream event is {"task"}, {"message"}, {"statusUpdate"} or
 // {"artifactUpdate"} (with "append" / "lastChunk" only when true). The v0.3 "final" flag of a
 // status update is not kept by the SDK: a stream ends when the server closes it.
-import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadPackage } from '../support/npm_packages.mjs';
 
-const scriptDir = path.dirname(fileURLToPath(import.meta.url));
-const npmDir = path.resolve(process.env.FORMA_NPM_DIR || path.join(scriptDir, '..', '..', 'build', 'npm'));
-const require = createRequire(path.join(npmDir, 'package.json'));
-
-function load(name) {
-  try {
-    return require(name);
-  } catch (e) {
-    process.stderr.write(`forma a2a sdk client: cannot load ${name} from ${npmDir}/node_modules ` +
-                         `(set FORMA_NPM_DIR; run tools/bootstrap): ${String(e.message).split("\n")[0]}\n`);
-    process.exit(1);
-  }
-}
+const load = (name) => loadPackage(name, 'forma a2a sdk client');
 const { A2A_VERSION_HEADER, AgentCard, Message, Role, StreamResponse, Task, TaskState } = load('@a2a-js/sdk');
 const { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } = load('@a2a-js/sdk/client');
 

@@ -46,25 +46,11 @@
 //                       and a data part {"lines": 1}
 //   anything else    -> Message "I do not understand: <text>"
 // Any running task can be canceled (tasks/cancel); it then ends in state canceled.
-import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadPackage } from '../support/npm_packages.mjs';
 
-const scriptDir = path.dirname(fileURLToPath(import.meta.url));
-const npmDir = path.resolve(process.env.FORMA_NPM_DIR || path.join(scriptDir, '..', '..', 'build', 'npm'));
-const require = createRequire(path.join(npmDir, 'package.json'));
-
-function load(name) {
-  try {
-    return require(name);
-  } catch (e) {
-    process.stderr.write(`forma a2a test agent: cannot load ${name} from ${npmDir}/node_modules ` +
-                         `(set FORMA_NPM_DIR; run tools/bootstrap): ${String(e.message).split("\n")[0]}\n`);
-    process.exit(1);
-  }
-}
+const load = (name) => loadPackage(name, 'forma a2a test agent');
 const express = load('express');
 const { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, TaskState, Role } = load('@a2a-js/sdk');
 const { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } = load('@a2a-js/sdk/server');

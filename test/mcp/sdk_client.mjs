@@ -83,23 +83,10 @@
 //                        -32602): {"result": ..., "outputSchema": <as listed, or null>,
 //                        "validated": <the SDK had a validator for <name>>}
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadPackage, resolvePackage } from '../support/npm_packages.mjs';
 
-const scriptDir = path.dirname(fileURLToPath(import.meta.url));
-const npmDir = path.resolve(process.env.FORMA_NPM_DIR || path.join(scriptDir, '..', '..', 'build', 'npm'));
-const require = createRequire(path.join(npmDir, 'package.json'));
-
-function load(name) {
-  try {
-    return require(name);
-  } catch (e) {
-    process.stderr.write(`forma mcp sdk client: cannot load ${name} from ${npmDir}/node_modules ` +
-                         `(set FORMA_NPM_DIR; run tools/bootstrap): ${String(e.message).split("\n")[0]}\n`);
-    process.exit(1);
-  }
-}
+const load = (name) => loadPackage(name, 'forma mcp sdk client');
 const { Client } = load('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = load('@modelcontextprotocol/sdk/client/stdio.js');
 const { StreamableHTTPClientTransport, StreamableHTTPError } = load('@modelcontextprotocol/sdk/client/streamableHttp.js');
@@ -109,7 +96,7 @@ const SDK_VERSION = sdkVersion();
 // The SDK's exports map "./package.json" to dist/cjs/package.json ({"type": "commonjs"}): walk
 // up from the loaded client to the package's own package.json instead.
 function sdkVersion() {
-  for (let dir = path.dirname(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
+  for (let dir = path.dirname(resolvePackage('@modelcontextprotocol/sdk/client/index.js'));
        dir !== path.dirname(dir); dir = path.dirname(dir)) {
     try {
       const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));

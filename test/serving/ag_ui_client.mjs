@@ -21,14 +21,9 @@
 // Prints one JSON line: {"runs": [{"events": [...], "newMessages": [...], "result",
 // "interrupts"}], "messages": [...], "state"} or, when the SDK threw, {"error": {"name",
 // "message"}} with the runs gathered so far.
-import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { loadPackage } from "../support/npm_packages.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const npmDir = process.env.FORMA_NPM_DIR || path.join(here, "..", "..", "build", "npm");
-const require = createRequire(path.join(npmDir, "package.json"));
-const { HttpAgent } = require("@ag-ui/client");
+const { HttpAgent } = loadPackage("@ag-ui/client", "forma ag-ui client");
 
 const [url, scenario, ...args] = process.argv.slice(2);
 if (!url || !scenario) {

@@ -87,23 +87,9 @@
 //   OpenAI/JS <version>" and X-Stainless-{Retry-Count,Lang,Package-Version,OS,Arch,Runtime,
 //   Runtime-Version}.
 import { setMaxListeners } from 'node:events';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadPackage } from '../support/npm_packages.mjs';
 
-const scriptDir = path.dirname(fileURLToPath(import.meta.url));
-const npmDir = path.resolve(process.env.FORMA_NPM_DIR || path.join(scriptDir, '..', '..', 'build', 'npm'));
-const require = createRequire(path.join(npmDir, 'package.json'));
-
-function load(name) {
-  try {
-    return require(name);
-  } catch (e) {
-    process.stderr.write(`forma openai sdk client: cannot load ${name} from ${npmDir}/node_modules ` +
-                         `(set FORMA_NPM_DIR; run tools/bootstrap): ${String(e.message).split("\n")[0]}\n`);
-    process.exit(1);
-  }
-}
+const load = (name) => loadPackage(name, 'forma openai sdk client');
 const { OpenAI, APIError } = load('openai');
 
 const USAGE = 'usage: node openai_sdk_client.mjs <base_url> ' +
