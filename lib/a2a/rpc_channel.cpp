@@ -6,7 +6,9 @@
 #include "../json/body_excerpt.hpp"
 #include "../json/json_members.hpp"
 #include "../json/json_rpc.hpp"
+#include "../text/ascii.hpp"
 #include "../net/media_type.hpp"
+#include "wire_v1.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -24,17 +26,34 @@ using net::detail::exchange_limits;
 constexpr std::size_t error_excerpt = 300;
 constexpr std::string_view card_path = "/.well-known/agent-card.json";
 
-// The JSON-RPC endpoint a card names: "url" (A2A 0.3), else a JSONRPC entry of supportedInterfaces.
-std::string endpoint_of(const json::object& card) {
-    if (std::string url = json_detail::string_member(card, "url"); !url.empty()) return url;
-    if (const json::value* interfaces = card.if_contains("supportedInterfaces"); interfaces && interfaces->is_array()) {
-        for (const json::value& entry : interfaces->get_array()) {
-            if (entry.is_object() && json_detail::string_member(entry.get_object(), "protocolBinding") == "JSONRPC") {
-                return json_detail::string_member(entry.get_object(), "url");
-            }
+struct endpoint_choice {
+    std::string url;
+    protocol_version version = protocol_version::v0_3;
+};
+
+// The JSON-RPC endpoint to speak to: a 1.0 interface of supportedInterfaces unless held to 0.3;
+// else 0.3's top-level "url", or an interface of 0.3 or of no version. None: an empty url.
+endpoint_choice endpoint_of(const json::object& card, std::optional<protocol_version> speak) {
+    std::vector<std::pair<std::string, std::optional<protocol_version>>> interfaces;
+    if (const json::value* listed = card.if_contains("supportedInterfaces"); listed && listed->is_array()) {
+        for (const json::value& entry : listed->get_array()) {
+            const json::object* o = entry.if_object();
+            if (!o || text_detail::to_lower(json_detail::string_member(*o, "protocolBinding")) != "jsonrpc") continue;
+            const std::string version = json_detail::string_member(*o, "protocolVersion");
+            interfaces.emplace_back(json_detail::string_member(*o, "url"),
+                                    version.empty() ? std::optional(protocol_version::v0_3) : v1::version_named(version));
         }
     }
-    return {};
+    const auto listed = [&](protocol_version v) -> std::string {
+        for (const auto& [url, version] : interfaces)
+            if (version == v && !url.empty()) return url;
+        return {};
+    };
+    if (speak != protocol_version::v0_3)
+        if (std::string url = listed(protocol_version::v1_0); !url.empty()) return {url, protocol_version::v1_0};
+    if (speak == protocol_version::v1_0) return {};
+    if (std::string url = json_detail::string_member(card, "url"); !url.empty()) return {url, protocol_version::v0_3};
+    return {listed(protocol_version::v0_3), protocol_version::v0_3};
 }
 
 std::string excerpt(std::string_view text) { return json_detail::body_excerpt(text, error_excerpt); }
@@ -46,7 +65,7 @@ rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& op
 
 rpc_channel::rpc_channel(asio::any_io_executor executor, const agent_options& options, net::base_url base)
     : executor_(executor), url_(json_detail::valid_utf8(options.base_url)), max_message_size_(options.max_message_size),
-      timeouts_(options.timeouts), headers_(options.headers.begin(), options.headers.end()),
+      timeouts_(options.timeouts), headers_(options.headers.begin(), options.headers.end()), speak_(options.speak),
       trust_(options.trust),
       tls_(base.tls ? net::detail::make_tls_client_context(trust_) : nullptr), card_pool_(executor, std::move(base), tls_) {
     secrets_.add_named(options.headers);
@@ -75,7 +94,10 @@ asio::awaitable<std::string> rpc_channel::read_json_body(net::detail::connection
 asio::awaitable<agent_card> rpc_channel::read_card() {
     const std::string target = card_pool_.server().path + std::string(card_path);
     const std::string where = url_ + std::string(card_path);
-    const net::detail::http_request request{.method = "GET", .target = target, .headers = &headers_};
+    // As a 1.0 client asks, so that an agent serving both versions shows its 1.0 card.
+    net::detail::header_list asking = headers_;
+    if (speak_ != protocol_version::v0_3) asking.emplace_back(v1::version_header, "1.0");
+    const net::detail::http_request request{.method = "GET", .target = target, .headers = &asking};
     net::detail::connection_pool::opened answer;
     try {
         answer = co_await card_pool_.open(request, limits());
@@ -96,9 +118,14 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
     if (card.name.empty()) throw error("its agent card at " + where + " has no \"name\" string");
     card.description = json_detail::string_member(raw, "description");
     card.version = json_detail::string_member(raw, "version");
-    card.protocol_version = json_detail::string_member(raw, "protocolVersion");
-    card.url = endpoint_of(raw);
-    if (card.url.empty()) throw error("its agent card at " + where + " names no JSON-RPC endpoint (\"url\")");
+    const endpoint_choice chosen = endpoint_of(raw, speak_);
+    if (chosen.url.empty() && speak_ == protocol_version::v1_0)
+        throw error("its agent card at " + where + " lists no A2A 1.0 JSON-RPC interface (agent_options::speak asks for 1.0)");
+    if (chosen.url.empty())
+        throw error("its agent card at " + where + " names no JSON-RPC endpoint (\"url\" or a JSONRPC entry of \"supportedInterfaces\")");
+    card.url = chosen.url;
+    card.spoken_version = chosen.version;
+    version_ = chosen.version;
     if (const json::value* caps = raw.if_contains("capabilities"); caps && caps->is_object()) {
         const json::value* streaming = caps->get_object().if_contains("streaming");
         card.streaming = streaming && streaming->is_bool() && streaming->get_bool();
@@ -120,6 +147,8 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
     if (endpoint.tls && !tls_) tls_ = net::detail::make_tls_client_context(trust_);
     std::shared_ptr<ssl_ctx_st> endpoint_tls = endpoint.tls ? tls_ : nullptr;
     endpoint_pool_.emplace(executor_, std::move(endpoint), std::move(endpoint_tls));
+    endpoint_headers_ = headers_;
+    endpoint_headers_.emplace_back(v1::version_header, std::string(to_string(version_)));
     card.raw = std::move(raw);
     co_return card;
 }
@@ -136,6 +165,7 @@ json::value rpc_channel::result_of(json::value response, std::int64_t id) const 
                     (answered ? json::serialize(*answered) : std::string("none")) + ")");
     }
     if (!answer.result) throw error("answered request " + std::to_string(id) + " with neither a result nor an error");
+    if (version_ == protocol_version::v1_0) return v1::legacy_result(*answer.result);
     return std::move(*answer.result);
 }
 
@@ -143,9 +173,13 @@ asio::awaitable<net::detail::connection_pool::opened> rpc_channel::post(std::str
                                                                         std::string_view accept, std::int64_t id,
                                                                         const exchange_limits& limits) {
     if (!endpoint_pool_) throw error("its agent card was not read (connect() first)");
+    if (version_ == protocol_version::v1_0) {
+        method = v1::method_of(method).value_or(method);
+        params = v1::params(params);
+    }
     const std::string body = json_detail::json_rpc::request(id, method, std::move(params));
     const net::detail::http_request request{
-        .method = "POST", .target = endpoint_target_, .accept = accept, .headers = &headers_, .body = body};
+        .method = "POST", .target = endpoint_target_, .accept = accept, .headers = &endpoint_headers_, .body = body};
     net::detail::connection_pool::opened answer;
     try {
         answer = co_await endpoint_pool_->open(request, limits);

@@ -37,7 +37,8 @@ public:
     /// The limits of an exchange that must end by `deadline` (none: only the timeouts).
     net::detail::exchange_limits limits(std::optional<std::chrono::steady_clock::time_point> deadline = {}) const;
 
-    /// Sends a request; returns its result. @throws a2a_error (a JSON-RPC error: with its code).
+    /// Sends a request (named and shaped as in 0.3; translated when the card's 1.0 is spoken);
+    /// returns its result in 0.3 shape. @throws a2a_error (a JSON-RPC error: with its code).
     boost::asio::awaitable<boost::json::value> call(std::string_view method, boost::json::object params,
                                                     const net::detail::exchange_limits& limits);
 
@@ -86,7 +87,10 @@ private:
     std::string url_;
     std::size_t max_message_size_;
     net::timeouts timeouts_;
-    net::detail::header_list headers_;
+    net::detail::header_list headers_;          // the caller's
+    net::detail::header_list endpoint_headers_; // and the A2A-Version spoken
+    std::optional<protocol_version> speak_;
+    protocol_version version_ = protocol_version::v0_3;
     net::detail::credentials secrets_;
     net::tls_trust trust_;
     std::shared_ptr<ssl_ctx_st> tls_; // made once, for whichever of the card and the endpoint is https

@@ -1,4 +1,5 @@
-// forma::a2a::server: an agent served over A2A 0.3 (JSON-RPC 2.0 over HTTP, SSE for streams).
+// forma::a2a::server: an agent served over A2A 1.0 and 0.3 (JSON-RPC 2.0 over HTTP, SSE for
+// streams). The methods work in 0.3 shapes; wire_v1 translates a 1.0 request and its answers.
 #include <forma/a2a/server.hpp>
 
 #include "../json/json_members.hpp"
@@ -7,6 +8,7 @@
 #include "../net/media_type.hpp"
 #include "../agent/task_runner.hpp"
 #include "task_wire.hpp"
+#include "wire_v1.hpp"
 
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
@@ -21,6 +23,7 @@ namespace {
 namespace asio = boost::asio;
 namespace json = boost::json;
 namespace rpc = json_detail::json_rpc;
+namespace v1 = detail::v1;
 using clock = std::chrono::steady_clock;
 
 constexpr std::string_view card_path = "/.well-known/agent-card.json";
@@ -35,6 +38,20 @@ using rpc::parse_error;
 // A2A's own codes.
 constexpr std::int64_t task_not_found = -32001;
 constexpr std::int64_t task_not_cancelable = -32002;
+constexpr std::int64_t push_notification_not_supported = -32003;
+constexpr std::int64_t unsupported_operation = -32004;
+constexpr std::int64_t version_not_supported = -32009;
+
+// What a request asks that this server knowingly does not do, by method name in either version.
+std::optional<std::pair<std::int64_t, std::string_view>> refused_method(std::string_view method) {
+    if (method.starts_with("tasks/pushNotificationConfig/") || method.ends_with("TaskPushNotificationConfig") ||
+        method == "ListTaskPushNotificationConfigs")
+        return std::pair{push_notification_not_supported, "this agent does not send push notifications"};
+    if (method == "ListTasks") return std::pair{unsupported_operation, "this agent does not list tasks; ask for one by id (GetTask)"};
+    if (method == "GetExtendedAgentCard" || method == "agent/getAuthenticatedExtendedCard")
+        return std::pair{unsupported_operation, "this agent has no extended card; its card is at /.well-known/agent-card.json"};
+    return std::nullopt;
+}
 
 /// A JSON-RPC error the dispatcher answers with.
 struct rpc_failure {
@@ -43,6 +60,41 @@ struct rpc_failure {
 };
 
 net::http_reply rpc_reply(std::string body) { return {.status = 200, .content_type = "application/json", .body = std::move(body)}; }
+
+// One JSON-RPC request as answered: its id, and the version whose shapes its answers take.
+struct rpc_call {
+    json::value id;
+    protocol_version version = protocol_version::v0_3;
+
+    // A result of a method that works in 0.3 shapes; `wrapped`: 1.0 says what it is by its key.
+    std::string result(json::value result_0_3, bool wrapped) const {
+        if (version == protocol_version::v1_0) result_0_3 = v1::result(result_0_3, wrapped);
+        return rpc::result_reply(id, std::move(result_0_3));
+    }
+    // 1.0 adds google.rpc.ErrorInfo to an A2A error.
+    std::string error(std::int64_t code, std::string_view message) const {
+        json::value data = version == protocol_version::v1_0 ? v1::error_data(code) : json::value(nullptr);
+        if (data.is_null()) return rpc::error_reply(id, code, json_detail::valid_utf8(message));
+        return json::serialize(json::object{
+            {"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", json_detail::valid_utf8(message)}, {"data", std::move(data)}}}});
+    }
+};
+
+// A task's history cut to its last `historyLength` messages (0.3 and 1.0: in params or in configuration).
+void limit_history(json::value& result, const json::object& params) {
+    const json::value* length = params.if_contains("historyLength");
+    if (const json::value* c = params.if_contains("configuration"); !length && c && c->is_object())
+        length = c->get_object().if_contains("historyLength");
+    json::object* task = result.if_object();
+    json::value* history = task ? task->if_contains("history") : nullptr;
+    if (!length || !length->is_number() || !history || !history->is_array()) return;
+    boost::system::error_code ec;
+    const auto keep = length->to_number<std::int64_t>(ec);
+    json::array& messages = history->get_array();
+    if (ec) return;
+    if (keep <= 0) messages.clear();
+    else if (static_cast<std::size_t>(keep) < messages.size()) messages.erase(messages.begin(), messages.end() - keep);
+}
 
 net::http_reply rpc_error_shape(unsigned status, std::string_view message) {
     const std::int64_t code = status < 500 ? invalid_request : internal_error;
@@ -62,7 +114,9 @@ struct server::state {
 
     bool as_data() const noexcept { return options.answer_format.has_value(); }
 
-    json::object card(std::string_view url) const {
+    // The 0.3 card carries 0.3's top-level url, and lists both versions' interfaces as the 1.0
+    // card does, so that a 1.0 client that reads it without asking for 1.0 finds its interface.
+    json::object card(std::string_view url, protocol_version version) const {
         json::array skills;
         const bool data = as_data();
         const json::array output_modes = data ? json::array{"application/json"} : json::array{"text/plain"};
@@ -73,22 +127,30 @@ struct server::state {
         if (skills.empty())
             skills.push_back({{"id", name.empty() ? "agent" : name}, {"name", name.empty() ? "agent" : name},
                               {"description", description}, {"tags", json::array()}, {"outputModes", output_modes}});
-        json::object capabilities{{"streaming", true}, {"pushNotifications", false}, {"stateTransitionHistory", false}};
+        json::object capabilities{{"streaming", true}, {"pushNotifications", false}};
+        if (version == protocol_version::v0_3) capabilities["stateTransitionHistory"] = false;
         if (data) {
             capabilities["extensions"] = json::array{
                 {{"uri", answer_schema_extension}, {"description", "The JSON Schema of the agent's answer (a data part)"},
                  {"required", false}, {"params", {{"schema", options.answer_format->schema()}}}}};
         }
-        return {{"protocolVersion", "0.3.0"},
-                {"name", json_detail::valid_utf8(name)},
-                {"description", json_detail::valid_utf8(description)},
-                {"url", url},
-                {"preferredTransport", "JSONRPC"},
-                {"version", options.version},
-                {"capabilities", std::move(capabilities)},
-                {"defaultInputModes", json::array{"text/plain", "application/json"}},
-                {"defaultOutputModes", output_modes},
-                {"skills", std::move(skills)}};
+        json::array interfaces;
+        for (const protocol_version v : {protocol_version::v1_0, protocol_version::v0_3})
+            interfaces.push_back({{"url", url}, {"protocolBinding", "JSONRPC"}, {"protocolVersion", to_string(v)}});
+        json::object card{{"name", json_detail::valid_utf8(name)},
+                          {"description", json_detail::valid_utf8(description)},
+                          {"supportedInterfaces", std::move(interfaces)},
+                          {"version", options.version},
+                          {"capabilities", std::move(capabilities)},
+                          {"defaultInputModes", json::array{"text/plain", "application/json"}},
+                          {"defaultOutputModes", output_modes},
+                          {"skills", std::move(skills)}};
+        if (version == protocol_version::v0_3) {
+            card["protocolVersion"] = "0.3.0";
+            card["url"] = url;
+            card["preferredTransport"] = "JSONRPC";
+        }
+        return card;
     }
 
     // Starts the agent's run for a task (agent_detail::task_runner keeps it in the store).
@@ -156,7 +218,9 @@ struct server::state {
         if (!blocking) deadline = clock::now() + options.task_after;
         const agent_task task = co_await settle(started.id, deadline);
         if (task.state == task_state::completed) co_return detail::answer_message(task, as_data());
-        co_return detail::task_object(task, as_data());
+        json::value result = detail::task_object(task, as_data());
+        limit_history(result, params);
+        co_return result;
     }
 
     asio::awaitable<agent_task> existing(const json::object& params) {
@@ -180,9 +244,9 @@ struct server::state {
     }
 
     // Sends `snapshot` and then the task's changes since as events, until it stops.
-    asio::awaitable<void> follow(net::response_writer& writer, const json::value& rpc_id, agent_task snapshot) {
+    asio::awaitable<void> follow(net::response_writer& writer, const rpc_call& call, agent_task snapshot) {
         auto send_event = [&](json::value event) -> asio::awaitable<void> {
-            co_await writer.write(net::format_sse_event(rpc::result_reply(rpc_id, std::move(event))));
+            co_await writer.write(net::format_sse_event(call.result(std::move(event), true)));
         };
         const std::string task_id = snapshot.id;
         std::optional<agent_task> task = std::move(snapshot);
@@ -229,11 +293,13 @@ struct server::state {
         }
     }
 
-    asio::awaitable<void> stream(net::response_writer& writer, const json::value& rpc_id, const json::object& params, bool resubscribe) {
-        const agent_task task = resubscribe ? co_await existing(params) : co_await begin(params);
+    asio::awaitable<void> stream(net::response_writer& writer, const rpc_call& call, const json::object& params, bool resubscribe) {
+        agent_task task; // (no co_await in a conditional expression: g++ 12 frees a wrong pointer)
+        if (resubscribe) task = co_await existing(params);
+        else task = co_await begin(params);
         net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
         co_await writer.start(std::move(head));
-        co_await follow(writer, rpc_id, task);
+        co_await follow(writer, call, task);
         co_await writer.finish();
     }
 
@@ -256,31 +322,42 @@ struct server::state {
         }
         const rpc::message_view message = rpc::classify(body);
         if (message.kind != rpc::message_kind::request || !message.id) {
-            co_await writer.send(rpc_reply(rpc::error_reply(message.id ? *message.id : json::value(nullptr), invalid_request,
-                                                            "the body is not a JSON-RPC 2.0 request with an id and a method")));
+            const json::value id = message.id ? *message.id : json::value(nullptr);
+            co_await writer.send(rpc_reply(rpc::error_reply(id, invalid_request, "the body is not a JSON-RPC 2.0 request with an id and a method")));
             co_return;
         }
-        const json::value id = *message.id;
-        const std::string method(message.method);
+        rpc_call call{.id = *message.id};
+        std::string method(message.method);
+        if (std::optional<rpc_failure> refused = read_version(request, method, call)) {
+            co_await writer.send(rpc_reply(call.error(refused->code, refused->message)));
+            co_return;
+        }
         const json::object no_params;
-        const json::object* params = message.params && message.params->is_object() ? &message.params->get_object() : &no_params;
         if (message.params && !message.params->is_object()) {
-            co_await writer.send(rpc_reply(rpc::error_reply(id, invalid_params, "params must be an object")));
+            co_await writer.send(rpc_reply(call.error(invalid_params, "params must be an object")));
             co_return;
         }
+        const json::object* given = message.params ? &message.params->get_object() : &no_params;
+        json::object translated;
+        if (call.version == protocol_version::v1_0) translated = v1::legacy_params(*given);
+        const json::object& params = call.version == protocol_version::v1_0 ? translated : *given;
         std::optional<rpc_failure> failed;
         try {
             if (method == "message/send") {
-                json::value result = co_await send(*params);
-                co_await writer.send(rpc_reply(rpc::result_reply(id, std::move(result))));
+                json::value result = co_await send(params);
+                co_await writer.send(rpc_reply(call.result(std::move(result), true)));
             } else if (method == "message/stream" || method == "tasks/resubscribe") {
-                co_await stream(writer, id, *params, method == "tasks/resubscribe");
+                co_await stream(writer, call, params, method == "tasks/resubscribe");
             } else if (method == "tasks/get") {
-                const agent_task task = co_await existing(*params);
-                co_await writer.send(rpc_reply(rpc::result_reply(id, detail::task_object(task, as_data()))));
+                const agent_task task = co_await existing(params);
+                json::value result = detail::task_object(task, as_data());
+                limit_history(result, params);
+                co_await writer.send(rpc_reply(call.result(std::move(result), false)));
             } else if (method == "tasks/cancel") {
-                json::value result = co_await cancel(*params);
-                co_await writer.send(rpc_reply(rpc::result_reply(id, std::move(result))));
+                json::value result = co_await cancel(params);
+                co_await writer.send(rpc_reply(call.result(std::move(result), false)));
+            } else if (auto refused = refused_method(method)) {
+                failed = rpc_failure{refused->first, std::string(refused->second)};
             } else {
                 failed = rpc_failure{rpc::method_not_found, "the method " + method + " is not one this A2A agent serves"};
             }
@@ -288,10 +365,37 @@ struct server::state {
             failed = std::move(f);
         }
         if (!failed) co_return;
-        std::string text = rpc::error_reply(id, failed->code, json_detail::valid_utf8(failed->message));
+        std::string text = call.error(failed->code, failed->message);
         if (writer.started()) co_await writer.write(net::format_sse_event(text)); // an error inside a stream
         else co_await writer.send(rpc_reply(std::move(text)));
         if (writer.started()) co_await writer.finish();
+    }
+
+    /** The version of a request: its A2A-Version header's, else 1.0 for a 1.0 method name and 0.3
+        for the rest. A 1.0 request's method becomes its 0.3 name, which the dispatcher serves.
+    */
+    static std::optional<rpc_failure> read_version(const net::server_request& request, std::string& method, rpc_call& call) {
+        const std::string* header = request.header(v1::version_header);
+        const std::optional<std::string_view> legacy_name = v1::legacy_method_of(method);
+        if (header) {
+            const std::optional<protocol_version> named = v1::version_named(*header);
+            if (!named) {
+                call.version = protocol_version::v1_0;
+                return rpc_failure{version_not_supported, "this agent speaks A2A 1.0 and 0.3, not \"" + *header + "\" (the A2A-Version header)"};
+            }
+            call.version = *named;
+        } else if (legacy_name) {
+            call.version = protocol_version::v1_0;
+        }
+        if (call.version == protocol_version::v1_0) {
+            if (const auto new_name = v1::method_of(method))
+                return rpc_failure{rpc::method_not_found, "A2A 1.0 names the method " + method + " " + std::string(*new_name)};
+            if (legacy_name) method = *legacy_name;
+        } else if (legacy_name) {
+            return rpc_failure{rpc::method_not_found,
+                               "A2A 0.3 names the method " + method + " " + std::string(*legacy_name) + "; send A2A-Version: 1.0 to use 1.0's names"};
+        }
+        return std::nullopt;
     }
 };
 
@@ -299,7 +403,7 @@ server::server(forma::agent& served, server_options options) : state_(std::make_
 
 server::~server() = default;
 
-json::object server::card(std::string_view url) const { return state_->card(url); }
+json::object server::card(std::string_view url, protocol_version version) const { return state_->card(url, version); }
 
 std::size_t server::running_tasks() const noexcept { return state_->runner.running(); }
 
@@ -313,7 +417,9 @@ net::http_routes server::routes() const {
             const std::string* host = request.header("Host");
             url = std::string(request.secure ? "https://" : "http://") + (host ? *host : std::string("localhost")) + s->options.rpc_path;
         }
-        net::http_reply card{.body = json::serialize(s->card(url))};
+        const std::string* asked = request.header(v1::version_header);
+        const protocol_version version = asked ? v1::version_named(*asked).value_or(protocol_version::v0_3) : protocol_version::v0_3;
+        net::http_reply card{.body = json::serialize(s->card(url, version)), .headers = {{"Vary", std::string(v1::version_header)}}};
         co_await writer.send(std::move(card));
     });
     routes.add("POST", s->options.rpc_path, [s](net::server_request& request, net::response_writer& writer) -> asio::awaitable<void> {

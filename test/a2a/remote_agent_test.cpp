@@ -26,7 +26,8 @@ struct person {
 };
 BOOST_DESCRIBE_STRUCT(person, (), (name, age, occupation))
 
-class remote_agent : public ::testing::Test {
+// Each test speaks the version the client picks (1.0, which the SDK's agent offers) and 0.3.
+class remote_agent : public ::testing::TestWithParam<std::optional<forma::a2a::protocol_version>> {
 protected:
     void SetUp() override {
         A2A_REQUIRE_TEST_AGENT();
@@ -34,7 +35,9 @@ protected:
         remote = std::make_unique<forma::a2a::agent>(io.get_executor(), options());
     }
 
-    virtual forma::a2a::agent_options options() { return {.base_url = server->url(), .poll_interval = std::chrono::milliseconds(50)}; }
+    virtual forma::a2a::agent_options options() {
+        return {.base_url = server->url(), .poll_interval = std::chrono::milliseconds(50), .speak = GetParam()};
+    }
 
     template <class T>
     T run(asio::awaitable<T> operation) {
@@ -85,7 +88,13 @@ std::string thrown_by(const std::function<void()>& f) {
 
 } // namespace
 
-TEST_F(remote_agent, reads_the_agent_card) {
+std::string remote_agent_version_name(const ::testing::TestParamInfo<std::optional<forma::a2a::protocol_version>>& info) {
+    return info.param ? "A2a0_3" : "Newest";
+}
+
+INSTANTIATE_TEST_SUITE_P(Versions, remote_agent, ::testing::Values(std::nullopt, forma::a2a::protocol_version::v0_3), remote_agent_version_name);
+
+TEST_P(remote_agent, reads_the_agent_card) {
     EXPECT_EQ(remote->name(), server->url());
     run([&]() -> asio::awaitable<bool> {
         co_await remote->connect();
@@ -95,9 +104,10 @@ TEST_F(remote_agent, reads_the_agent_card) {
     EXPECT_EQ(remote->name(), "forma test agent");
     EXPECT_TRUE(remote->card().streaming);
     EXPECT_NE(remote->card().url.find("/a2a/jsonrpc"), std::string::npos) << remote->card().url;
+    EXPECT_EQ(remote->card().spoken_version, GetParam().value_or(forma::a2a::protocol_version::v1_0));
 }
 
-TEST_F(remote_agent, a_message_answer_is_the_text_and_names_the_agent) {
+TEST_P(remote_agent, a_message_answer_is_the_text_and_names_the_agent) {
     const auto r = ask("hello there");
     EXPECT_EQ(r.text(), "Hello! You said: hello there");
     ASSERT_EQ(r.messages.size(), 1u);
@@ -108,7 +118,7 @@ TEST_F(remote_agent, a_message_answer_is_the_text_and_names_the_agent) {
     EXPECT_TRUE(r.additional_properties.contains("a2a.context_id"));
 }
 
-TEST_F(remote_agent, run_T_reads_a_data_part_and_json_text) {
+TEST_P(remote_agent, run_T_reads_a_data_part_and_json_text) {
     const auto from_data = run(remote->run<person>("person"));
     EXPECT_EQ(from_data.result().name, "Ada Lovelace");
     EXPECT_EQ(from_data.result().age, 36);
@@ -116,7 +126,7 @@ TEST_F(remote_agent, run_T_reads_a_data_part_and_json_text) {
     EXPECT_EQ(from_text.result().occupation, "mathematician");
 }
 
-TEST_F(remote_agent, a_task_is_waited_for_and_its_artifacts_are_the_answer) {
+TEST_P(remote_agent, a_task_is_waited_for_and_its_artifacts_are_the_answer) {
     const auto r = ask("report");
     EXPECT_EQ(r.text(), "The report: part one, part two.");
     EXPECT_EQ(state_of(r), "completed");
@@ -124,7 +134,7 @@ TEST_F(remote_agent, a_task_is_waited_for_and_its_artifacts_are_the_answer) {
     EXPECT_FALSE(r.response_id.empty());
 }
 
-TEST_F(remote_agent, streamed_and_whole_runs_give_equal_answers) {
+TEST_P(remote_agent, streamed_and_whole_runs_give_equal_answers) {
     for (const std::string ask_for : {"report", "file", "hello"}) {
         const auto whole = ask(ask_for);
         std::size_t updates = 0;
@@ -143,7 +153,7 @@ TEST_F(remote_agent, streamed_and_whole_runs_give_equal_answers) {
     }
 }
 
-TEST_F(remote_agent, files_and_data_of_an_artifact_become_contents) {
+TEST_P(remote_agent, files_and_data_of_an_artifact_become_contents) {
     const auto r = ask("file");
     ASSERT_EQ(r.messages.size(), 1u);
     const auto& contents = r.messages[0].contents;
@@ -156,7 +166,7 @@ TEST_F(remote_agent, files_and_data_of_an_artifact_become_contents) {
     EXPECT_EQ(r.text(), R"({"lines":1})");
 }
 
-TEST_F(remote_agent, a_background_task_comes_back_with_a_token_that_polls_and_resumes_it) {
+TEST_P(remote_agent, a_background_task_comes_back_with_a_token_that_polls_and_resumes_it) {
     forma::agent_run_options background;
     background.allow_background_responses = true;
     const auto started = ask("slow 400", nullptr, background);
@@ -185,7 +195,7 @@ TEST_F(remote_agent, a_background_task_comes_back_with_a_token_that_polls_and_re
     EXPECT_EQ(again.response_id, second.response_id);
 }
 
-TEST_F(remote_agent, a_token_is_text_any_agent_for_the_same_url_can_take_back) {
+TEST_P(remote_agent, a_token_is_text_any_agent_for_the_same_url_can_take_back) {
     forma::agent_run_options background;
     background.allow_background_responses = true;
     const auto started = ask("slow 200", nullptr, background);
@@ -197,7 +207,7 @@ TEST_F(remote_agent, a_token_is_text_any_agent_for_the_same_url_can_take_back) {
     EXPECT_EQ(finished.text(), "finished after 200 ms");
 }
 
-TEST_F(remote_agent, a_canceled_task_says_so_and_a_run_on_it_is_an_error) {
+TEST_P(remote_agent, a_canceled_task_says_so_and_a_run_on_it_is_an_error) {
     forma::agent_run_options background;
     background.allow_background_responses = true;
     const auto started = ask("forever", nullptr, background);
@@ -211,7 +221,7 @@ TEST_F(remote_agent, a_canceled_task_says_so_and_a_run_on_it_is_an_error) {
     EXPECT_NE(what.find("the task " + started.response_id + " was canceled"), std::string::npos) << what;
 }
 
-TEST_F(remote_agent, canceling_a_finished_task_is_an_error_with_the_agents_code) {
+TEST_P(remote_agent, canceling_a_finished_task_is_an_error_with_the_agents_code) {
     forma::agent_run_options background;
     background.allow_background_responses = true;
     const auto started = ask("slow 100", nullptr, background);
@@ -235,7 +245,7 @@ TEST_F(remote_agent, canceling_a_finished_task_is_an_error_with_the_agents_code)
     }
 }
 
-TEST_F(remote_agent, input_required_asks_the_caller_and_the_next_run_answers_in_the_same_task) {
+TEST_P(remote_agent, input_required_asks_the_caller_and_the_next_run_answers_in_the_same_task) {
     auto session = remote->create_session();
     const auto question = ask("weather", session);
     EXPECT_EQ(question.text(), "Which city?");
@@ -250,7 +260,7 @@ TEST_F(remote_agent, input_required_asks_the_caller_and_the_next_run_answers_in_
     EXPECT_EQ(session->history.size(), 4u);
 }
 
-TEST_F(remote_agent, the_session_keeps_the_context_so_a_conversation_continues) {
+TEST_P(remote_agent, the_session_keeps_the_context_so_a_conversation_continues) {
     auto session = remote->create_session();
     (void)ask("remember blue", session);
     EXPECT_EQ(ask("recall", session).text(), "You told me: blue");
@@ -263,7 +273,7 @@ TEST_F(remote_agent, the_session_keeps_the_context_so_a_conversation_continues) 
     EXPECT_EQ(streamed_session->history.size(), 4u);
 }
 
-TEST_F(remote_agent, a_failed_task_is_an_error_with_the_agents_words) {
+TEST_P(remote_agent, a_failed_task_is_an_error_with_the_agents_words) {
     const std::string what = thrown_by([&] { (void)ask("fail"); });
     EXPECT_NE(what.find("A2A agent at " + server->url() + ": the task "), std::string::npos) << what;
     EXPECT_NE(what.find("failed: failed on purpose"), std::string::npos) << what;
@@ -279,7 +289,10 @@ class remote_agent_with_a_short_timeout : public remote_agent {
     }
 };
 
-TEST_F(remote_agent_with_a_short_timeout, a_task_that_never_finishes_is_an_error_and_is_canceled) {
+INSTANTIATE_TEST_SUITE_P(Versions, remote_agent_with_a_short_timeout,
+                         ::testing::Values(std::nullopt, forma::a2a::protocol_version::v0_3), remote_agent_version_name);
+
+TEST_P(remote_agent_with_a_short_timeout, a_task_that_never_finishes_is_an_error_and_is_canceled) {
     const auto started = std::chrono::steady_clock::now();
     const std::string what = thrown_by([&] { (void)ask("forever"); });
     EXPECT_NE(what.find("did not finish within 300 ms (agent_options::task_timeout); it was canceled"), std::string::npos)
@@ -294,14 +307,14 @@ TEST_F(remote_agent_with_a_short_timeout, a_task_that_never_finishes_is_an_error
     EXPECT_NE(later.find("the task " + task_id + " was canceled"), std::string::npos) << later;
 }
 
-TEST_F(remote_agent, a_token_of_another_kind_is_an_error) {
+TEST_P(remote_agent, a_token_of_another_kind_is_an_error) {
     forma::agent_run_options poll;
     poll.continuation_token = forma::continuation_token(boost::json::value{{"kind", "openai.responses"}, {"response_id", "r"}});
     const std::string what = thrown_by([&] { (void)ask("", nullptr, poll); });
     EXPECT_NE(what.find("the continuation token is not one of an A2A task"), std::string::npos) << what;
 }
 
-TEST_F(remote_agent, a_missing_or_wrong_card_is_an_error_naming_the_agent) {
+TEST_P(remote_agent, a_missing_or_wrong_card_is_an_error_naming_the_agent) {
     forma::a2a::agent missing(io.get_executor(), {.base_url = server->url("/missing")});
     const std::string no_card = thrown_by([&] { (void)run(missing.run("hello")); });
     EXPECT_NE(no_card.find("A2A agent at " + server->url("/missing") + ": has no agent card at"), std::string::npos) << no_card;
@@ -320,7 +333,7 @@ TEST(remote_agent_faults, nothing_listening_is_an_error_naming_the_agent) {
     EXPECT_NE(what.find("A2A agent at " + url + ": its agent card could not be read"), std::string::npos) << what;
 }
 
-TEST_F(remote_agent, an_agent_that_dies_mid_stream_is_an_error_not_a_hang) {
+TEST_P(remote_agent, an_agent_that_dies_mid_stream_is_an_error_not_a_hang) {
     auto stream = remote->run_streaming("slow 5000");
     const std::string what = thrown_by([&] {
         run([&]() -> asio::awaitable<bool> {

@@ -1,8 +1,8 @@
 // A2A client driver for forma's A2A server interop tests.
 //
 // All protocol code (agent card discovery, transport selection, JSON-RPC, SSE, v0.3 <-> v1.0
-// translation) is the official SDK's client (@a2a-js/sdk 1.3.0, spec v1.0, with its v0.3
-// compat layer enabled); this script only decides what to call and prints what came back.
+// translation) is the official SDK's client (@a2a-js/sdk 1.3.0, spec v1.0: speaking 1.0, or
+// 0.3 through its compat layer); this script only decides what to call and prints what came back.
 //
 // Run:
 //   [FORMA_NPM_DIR=<dir>] node test/a2a/sdk_client.mjs <base_url> <scenario> [args...]
@@ -23,13 +23,16 @@
 //                  fetch the card without the A2A-Version header and drop its embedded v1.0
 //                  "supportedInterfaces", so that the SDK sees a plain v0.3 card. Without it
 //                  the SDK's own discovery is used unchanged (it sends "A2A-Version: 1.0").
+//   FORMA_SDK_CLIENT_PROTOCOL=1.0
+//                  use the SDK's default client (no legacyCompat: A2A 1.0 only) and require
+//                  that it picked JSON-RPC 1.0 (SendMessage, ...). Default: 0.3, as below.
 //   FORMA_SDK_CLIENT_TRACE=1
 //                  log every HTTP request / response (not SSE bodies) to stderr.
 //
 // The client is built like this: ClientFactory with only the JSON-RPC transport, both the
-// card resolver and the transport factory with legacyCompat enabled. Every scenario but
-// "card" then requires that the SDK picked JSON-RPC v0.3 (message/send, ...) and otherwise
-// reports {"error": {"name": "ProtocolMismatch", ...}}.
+// card resolver and the transport factory with legacyCompat enabled for 0.3 (off for 1.0).
+// Every scenario but "card" then requires that the SDK picked JSON-RPC of that version
+// (message/send or SendMessage, ...) and otherwise reports {"error": {"name": "ProtocolMismatch", ...}}.
 //
 // Prints exactly one JSON line to stdout and exits 0, also when the SDK threw; then the line
 // is {"error": {"name", "message", "code" (the JSON-RPC error code, when the SDK has one),
@@ -84,6 +87,11 @@ if (!baseUrl || !(scenario in ARITY) || args.length !== ARITY[scenario]) {
 const TIMEOUT_MS = Number(process.env.FORMA_SDK_CLIENT_TIMEOUT_MS || 30000);
 const TRACE = Boolean(process.env.FORMA_SDK_CLIENT_TRACE);
 const V03_CARD = Boolean(process.env.FORMA_SDK_CLIENT_V03_CARD);
+const PROTOCOL = process.env.FORMA_SDK_CLIENT_PROTOCOL || '0.3';
+if (PROTOCOL !== '0.3' && PROTOCOL !== '1.0') {
+  process.stderr.write(`FORMA_SDK_CLIENT_PROTOCOL must be 0.3 or 1.0, not ${PROTOCOL}\n`);
+  process.exit(2);
+}
 
 // ---- HTTP plumbing handed to the SDK (observation / test_agent card shim only) ---------
 
@@ -222,17 +230,17 @@ const scenarios = {
 };
 
 async function main() {
-  const legacyCompat = { enabled: true };
+  const legacyCompat = { enabled: PROTOCOL === '0.3' };
   const factory = new ClientFactory({
     transports: [new JsonRpcTransportFactory({ legacyCompat, fetchImpl: tracingFetch })],
     cardResolver: new DefaultAgentCardResolver({ legacyCompat, fetchImpl: cardFetch }),
   });
   const client = await factory.createFromUrl(baseUrl);
   if (scenario !== 'card' &&
-      (client.transport.protocolName !== 'JSONRPC' || client.protocolVersion !== '0.3')) {
+      (client.transport.protocolName !== 'JSONRPC' || client.protocolVersion !== PROTOCOL)) {
     throw new ScenarioError('ProtocolMismatch',
                             `the SDK selected ${client.transport.protocolName} ${client.protocolVersion}, ` +
-                            'not JSONRPC 0.3');
+                            `not JSONRPC ${PROTOCOL}`);
   }
   return scenarios[scenario](client, ...args);
 }

@@ -19,15 +19,18 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 using namespace std::chrono_literals;
 
-/// The served agent behind an A2A server and an HTTP server, and the SDK client against them.
-class SdkClient : public ::testing::Test {
+/// The served agent behind an A2A server and an HTTP server, and the SDK client against them,
+/// speaking A2A 1.0 (the SDK's default) or 0.3 (its compat layer, reading the card as 0.3).
+class SdkClient : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override { A2A_REQUIRE_TEST_AGENT(); }
 
     asio::awaitable<json::object> sdk(const forma_test::running_server& s, std::vector<std::string> args) {
         std::vector<std::string> argv{FORMA_NODE, FORMA_A2A_SDK_CLIENT, s.base_url() + "/"};
         argv.insert(argv.end(), args.begin(), args.end());
-        co_return co_await forma_test::printed_object(std::move(argv), {"FORMA_NPM_DIR=" FORMA_NPM_DIR});
+        std::vector<std::string> env{"FORMA_NPM_DIR=" FORMA_NPM_DIR, "FORMA_SDK_CLIENT_PROTOCOL=" + GetParam()};
+        if (GetParam() == "0.3") env.push_back("FORMA_SDK_CLIENT_V03_CARD=1");
+        co_return co_await forma_test::printed_object(std::move(argv), std::move(env));
     }
 
     void run(asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 60s); }
@@ -62,7 +65,10 @@ std::pair<std::string, std::string> read_events(const json::value& events) {
     return {text, last_state};
 }
 
-TEST_F(SdkClient, ReadsTheCardAndPicksJsonRpc03) {
+INSTANTIATE_TEST_SUITE_P(Versions, SdkClient, ::testing::Values("1.0", "0.3"),
+                         [](const auto& info) { return info.param == "1.0" ? "A2a1_0" : "A2a0_3"; });
+
+TEST_P(SdkClient, ReadsTheCardAndPicksJsonRpcOfItsVersion) {
     run([&]() -> asio::awaitable<void> {
         forma_test::running_server s(io, a2a.routes());
         const json::object out = co_await sdk(s, {"card"});
@@ -70,11 +76,11 @@ TEST_F(SdkClient, ReadsTheCardAndPicksJsonRpc03) {
         EXPECT_FALSE(out.contains("error")) << json::serialize(out);
         EXPECT_EQ(out.at("card").at("name").as_string(), "Served agent");
         EXPECT_EQ(out.at("transport").at("protocolBinding").as_string(), "JSONRPC");
-        EXPECT_EQ(out.at("transport").at("protocolVersion").as_string(), "0.3");
+        EXPECT_EQ(out.at("transport").at("protocolVersion").as_string(), GetParam());
     }());
 }
 
-TEST_F(SdkClient, SendsAMessageAndStreamsATask) {
+TEST_P(SdkClient, SendsAMessageAndStreamsATask) {
     run([&]() -> asio::awaitable<void> {
         forma_test::running_server s(io, a2a.routes());
         const json::object sent = co_await sdk(s, {"send", "hello sdk"});
@@ -87,7 +93,7 @@ TEST_F(SdkClient, SendsAMessageAndStreamsATask) {
     }());
 }
 
-TEST_F(SdkClient, GetsCancelsAndResubscribesToBackgroundTasks) {
+TEST_P(SdkClient, GetsCancelsAndResubscribesToBackgroundTasks) {
     run([&]() -> asio::awaitable<void> {
         forma_test::running_server s(io, a2a.routes());
         const json::object started = co_await sdk(s, {"background", "forever"});
@@ -106,7 +112,7 @@ TEST_F(SdkClient, GetsCancelsAndResubscribesToBackgroundTasks) {
     }());
 }
 
-TEST_F(SdkClient, CancelsAStreamedTask) {
+TEST_P(SdkClient, CancelsAStreamedTask) {
     run([&]() -> asio::awaitable<void> {
         forma_test::running_server s(io, a2a.routes());
         const json::object out = co_await sdk(s, {"stream_cancel", "forever"});
@@ -117,7 +123,7 @@ TEST_F(SdkClient, CancelsAStreamedTask) {
     }());
 }
 
-TEST_F(SdkClient, AnswersAnInputRequiredTaskInTheSameTask) {
+TEST_P(SdkClient, AnswersAnInputRequiredTaskInTheSameTask) {
     run([&]() -> asio::awaitable<void> {
         forma_test::running_server s(io, a2a.routes());
         const json::object out = co_await sdk(s, {"follow_up", "weather", "Paris"});
@@ -129,7 +135,7 @@ TEST_F(SdkClient, AnswersAnInputRequiredTaskInTheSameTask) {
     }());
 }
 
-TEST_F(SdkClient, GetsTypedErrors) {
+TEST_P(SdkClient, GetsTypedErrors) {
     run([&]() -> asio::awaitable<void> {
         forma_test::running_server s(io, a2a.routes());
         const json::object missing = co_await sdk(s, {"get", "no-such-task"});

@@ -25,11 +25,20 @@ using person = forma_test::served_person;
 
 void run(asio::io_context& io, asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 30s); }
 
-forma::a2a::agent_options client_options(const running_server& s) {
-    return {.base_url = s.base_url(), .poll_interval = 20ms};
-}
+using forma::a2a::protocol_version;
 
-TEST(A2aServer, TheCardDescribesTheAgent) {
+// Every test with forma's own client runs in both versions the server speaks.
+class A2aServer : public ::testing::TestWithParam<protocol_version> {
+protected:
+    forma::a2a::agent_options client_options(const running_server& s) const {
+        return {.base_url = s.base_url(), .poll_interval = 20ms, .speak = GetParam()};
+    }
+};
+
+INSTANTIATE_TEST_SUITE_P(Versions, A2aServer, ::testing::Values(protocol_version::v1_0, protocol_version::v0_3),
+                         [](const auto& info) { return info.param == protocol_version::v1_0 ? "A2a1_0" : "A2a0_3"; });
+
+TEST_P(A2aServer, TheCardDescribesTheAgent) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served);
@@ -43,12 +52,12 @@ TEST(A2aServer, TheCardDescribesTheAgent) {
         EXPECT_EQ(remote.description(), "Answers by the first word it reads");
         EXPECT_TRUE(remote.card().streaming);
         EXPECT_EQ(remote.card().url, endpoint);
-        EXPECT_EQ(remote.card().protocol_version, "0.3.0");
+        EXPECT_EQ(remote.card().spoken_version, GetParam());
         EXPECT_EQ(remote.card().skills.size(), 1u);
     }());
 }
 
-TEST(A2aServer, AQuickRunIsAMessageWholeOrStreamed) {
+TEST_P(A2aServer, AQuickRunIsAMessageWholeOrStreamed) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served);
@@ -68,7 +77,7 @@ TEST(A2aServer, AQuickRunIsAMessageWholeOrStreamed) {
     }());
 }
 
-TEST(A2aServer, ALongRunIsATaskThatTheClientFollows) {
+TEST_P(A2aServer, ALongRunIsATaskThatTheClientFollows) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 50ms});
@@ -95,7 +104,7 @@ TEST(A2aServer, ALongRunIsATaskThatTheClientFollows) {
     }());
 }
 
-TEST(A2aServer, CancelsARunningTask) {
+TEST_P(A2aServer, CancelsARunningTask) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 50ms});
@@ -115,7 +124,7 @@ TEST(A2aServer, CancelsARunningTask) {
     }());
 }
 
-TEST(A2aServer, AQuestionWaitsForTheNextMessageInTheSameTask) {
+TEST_P(A2aServer, AQuestionWaitsForTheNextMessageInTheSameTask) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served);
@@ -133,7 +142,7 @@ TEST(A2aServer, AQuestionWaitsForTheNextMessageInTheSameTask) {
     }());
 }
 
-TEST(A2aServer, AFailedRunIsAFailedTask) {
+TEST_P(A2aServer, AFailedRunIsAFailedTask) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served);
@@ -151,7 +160,7 @@ TEST(A2aServer, AFailedRunIsAFailedTask) {
     }());
 }
 
-TEST(A2aServer, ATypedAgentAnswersWithADataPartThatRunTReads) {
+TEST_P(A2aServer, ATypedAgentAnswersWithADataPartThatRunTReads) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.answer_format = forma::response_format::for_type<person>()});
@@ -169,7 +178,7 @@ TEST(A2aServer, ATypedAgentAnswersWithADataPartThatRunTReads) {
     }());
 }
 
-TEST(A2aServer, AnApprovalRequestIsInputRequiredAndTheNextMessageDecides) {
+TEST_P(A2aServer, AnApprovalRequestIsInputRequiredAndTheNextMessageDecides) {
     asio::io_context io;
     forma_test::approval_agent files(io);
     files.calls().says("Deleted notes.txt");
@@ -203,7 +212,7 @@ asio::awaitable<json::value> post(unsigned short port, std::string body, std::st
 
 std::int64_t error_code_of(const json::value& reply) { return reply.at("error").at("code").as_int64(); }
 
-TEST(A2aServer, AnswersMalformedRequestsWithJsonRpcErrors) {
+TEST(A2aServerWire, AnswersMalformedRequestsWithJsonRpcErrors) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served);
@@ -235,7 +244,7 @@ TEST(A2aServer, AnswersMalformedRequestsWithJsonRpcErrors) {
     }());
 }
 
-TEST(A2aServer, AFinishedTaskCannotBeCanceled) {
+TEST(A2aServerWire, AFinishedTaskCannotBeCanceled) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 0ms});
@@ -252,5 +261,149 @@ TEST(A2aServer, AFinishedTaskCannotBeCanceled) {
         EXPECT_EQ(error_code_of(refused), -32002);
     }());
 }
+
+
+// A2A 1.0 on the wire, as a 1.0 client sends it.
+namespace a2a_1_0 {
+
+namespace raw_http = forma_test::raw_http;
+
+asio::awaitable<raw_http::response> exchange(unsigned short port, std::string_view body, std::string_view version = "1.0") {
+    const std::string header = version.empty() ? std::string() : "A2A-Version: " + std::string(version) + "\r\n";
+    co_return co_await raw_http::exchange(port, raw_http::post("/a2a", body, header));
+}
+
+asio::awaitable<json::value> call(unsigned short port, std::string_view body, std::string_view version = "1.0") {
+    const raw_http::response r = co_await exchange(port, body, version);
+    co_return json::parse(r.body());
+}
+
+std::string send_request(std::string_view method, std::string_view text, std::string_view configuration = "{}") {
+    return R"({"jsonrpc":"2.0","id":1,"method":")" + std::string(method) +
+           R"(","params":{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":")" + std::string(text) +
+           R"("}]},"configuration":)" + std::string(configuration) + "}}";
+}
+
+std::string reason_of(const json::value& reply) {
+    return std::string(reply.at("error").at("data").at(0).at("reason").as_string());
+}
+
+TEST(A2aServerWire, ServesTheCardOfTheVersionAskedFor) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server a2a(served);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, a2a.routes());
+        const auto modern = co_await raw_http::exchange(s.port(), raw_http::get("/.well-known/agent-card.json", "A2A-Version: 1.0\r\n"));
+        const auto legacy = co_await raw_http::exchange(s.port(), raw_http::get("/.well-known/agent-card.json"));
+        co_await s.finish();
+        const json::object card_1_0 = json::parse(modern.body()).as_object();
+        const json::object card_0_3 = json::parse(legacy.body()).as_object();
+        EXPECT_FALSE(card_1_0.contains("url")) << modern.body();
+        EXPECT_FALSE(card_1_0.contains("protocolVersion"));
+        const json::array& interfaces = card_1_0.at("supportedInterfaces").as_array();
+        CO_ASSERT_TRUE(interfaces.size() == 2u);
+        EXPECT_EQ(interfaces.at(0).at("protocolVersion").as_string(), "1.0");
+        EXPECT_EQ(interfaces.at(0).at("protocolBinding").as_string(), "JSONRPC");
+        EXPECT_EQ(interfaces.at(0).at("url").as_string(), "http://test/a2a");
+        EXPECT_EQ(interfaces.at(1).at("protocolVersion").as_string(), "0.3");
+        EXPECT_EQ(card_0_3.at("protocolVersion").as_string(), "0.3.0");
+        EXPECT_EQ(card_0_3.at("url").as_string(), "http://test/a2a");
+        EXPECT_EQ(card_0_3.at("supportedInterfaces"), card_1_0.at("supportedInterfaces"));
+        EXPECT_EQ(modern[boost::beast::http::field::vary], "A2A-Version");
+    }());
+}
+
+TEST(A2aServerWire, AnswersInOneZeroShapes) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server a2a(served, {.task_after = 0ms});
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, a2a.routes());
+        const unsigned short port = s.port();
+        const json::value hello = co_await call(port, send_request("SendMessage", "hello"));
+        const json::value by_name = co_await call(port, send_request("SendMessage", "hello"), ""); // no header: the method says 1.0
+        const json::value failed = co_await call(port, send_request("SendMessage", "fail"));
+        const std::string id(failed.at("result").at("task").at("id").as_string());
+        const json::value got = co_await call(port, R"({"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":")" + id + R"("}})");
+        const json::value no_history = co_await call(port, R"({"jsonrpc":"2.0","id":3,"method":"GetTask","params":{"id":")" + id + R"(","historyLength":0}})");
+        const json::value snake = co_await call(port, R"({"jsonrpc":"2.0","id":4,"method":"SendMessage","params":{"message":{"message_id":"m","role":1,"parts":[{"text":"hello snake"}]}}})");
+        co_await s.finish();
+        const json::object& message = hello.at("result").at("message").as_object();
+        EXPECT_FALSE(message.contains("kind")) << json::serialize(hello);
+        EXPECT_EQ(message.at("role").as_string(), "ROLE_AGENT");
+        EXPECT_EQ(message.at("parts").at(0), json::parse(R"({"text":"Hello! You said: hello"})"));
+        EXPECT_EQ(by_name.at("result").at("message").at("role").as_string(), "ROLE_AGENT") << json::serialize(by_name);
+        const json::object& task = got.at("result").as_object(); // GetTask's result is the bare task
+        EXPECT_FALSE(task.contains("kind"));
+        EXPECT_EQ(task.at("status").at("state").as_string(), "TASK_STATE_FAILED") << json::serialize(got);
+        EXPECT_EQ(task.at("status").at("message").at("role").as_string(), "ROLE_AGENT");
+        EXPECT_EQ(task.at("status").at("message").at("parts").at(0).at("text").as_string(), "failed on purpose");
+        EXPECT_EQ(task.at("history").at(0).at("role").as_string(), "ROLE_USER");
+        EXPECT_EQ(task.at("history").at(0).at("parts").at(0), json::parse(R"({"text":"fail"})"));
+        EXPECT_TRUE(no_history.at("result").at("history").as_array().empty()) << json::serialize(no_history);
+        EXPECT_EQ(snake.at("result").at("message").at("parts").at(0).at("text").as_string(), "Hello! You said: hello snake")
+            << json::serialize(snake);
+    }());
+}
+
+TEST(A2aServerWire, StreamsOneZeroEventsThatSayWhatTheyHoldByTheirKey) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server a2a(served);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, a2a.routes());
+        const raw_http::response r = co_await exchange(s.port(), send_request("SendStreamingMessage", "count"));
+        co_await s.finish();
+        std::string text, last_state, keys;
+        for (const std::string& data : raw_http::sse_data(r.body())) {
+            const json::value reply = json::parse(data);
+            const json::object& result = reply.at("result").as_object();
+            EXPECT_EQ(result.size(), 1u) << data;
+            if (result.empty()) continue;
+            const auto& [key, event] = *result.begin();
+            keys += std::string(key) + ' ';
+            EXPECT_FALSE(event.as_object().contains("kind")) << data;
+            EXPECT_FALSE(event.as_object().contains("final")) << data;
+            if (key == "artifactUpdate")
+                for (const auto& p : event.at("artifact").at("parts").as_array()) text += p.at("text").as_string();
+            if (key == "statusUpdate") last_state = event.at("status").at("state").as_string();
+        }
+        EXPECT_TRUE(keys.starts_with("task artifactUpdate ")) << keys;
+        EXPECT_EQ(text, "one two three") << r.body();
+        EXPECT_EQ(last_state, "TASK_STATE_COMPLETED");
+    }());
+}
+
+TEST(A2aServerWire, OneZeroErrorsCarryTheirReasonAndMixedVersionsAreRefused) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server a2a(served);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, a2a.routes());
+        const unsigned short port = s.port();
+        const json::value missing = co_await call(port, R"({"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"nope"}})");
+        const json::value old_name = co_await call(port, send_request("message/send", "hello"));
+        const json::value new_name_old_header = co_await call(port, send_request("SendMessage", "hello"), "0.3");
+        const json::value future = co_await call(port, send_request("SendMessage", "hello"), "2.0");
+        const json::value list = co_await call(port, R"({"jsonrpc":"2.0","id":5,"method":"ListTasks","params":{}})");
+        const json::value push = co_await call(port, R"({"jsonrpc":"2.0","id":6,"method":"CreateTaskPushNotificationConfig","params":{"taskId":"t","url":"http://x"}})");
+        const json::value legacy_missing = co_await call(port, R"({"jsonrpc":"2.0","id":7,"method":"tasks/get","params":{"id":"nope"}})", "");
+        co_await s.finish();
+        EXPECT_EQ(error_code_of(missing), -32001);
+        EXPECT_EQ(reason_of(missing), "TASK_NOT_FOUND") << json::serialize(missing);
+        EXPECT_EQ(missing.at("error").at("data").at(0).at("@type").as_string(), "type.googleapis.com/google.rpc.ErrorInfo");
+        EXPECT_EQ(error_code_of(old_name), -32601);
+        EXPECT_NE(std::string(old_name.at("error").at("message").as_string()).find("SendMessage"), std::string::npos);
+        EXPECT_EQ(error_code_of(new_name_old_header), -32601);
+        EXPECT_EQ(error_code_of(future), -32009);
+        EXPECT_EQ(reason_of(future), "VERSION_NOT_SUPPORTED");
+        EXPECT_EQ(error_code_of(list), -32004);
+        EXPECT_EQ(error_code_of(push), -32003);
+        EXPECT_FALSE(legacy_missing.at("error").as_object().contains("data")) << "0.3 errors have no ErrorInfo";
+    }());
+}
+
+} // namespace a2a_1_0
 
 } // namespace

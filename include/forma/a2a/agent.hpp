@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,20 +37,24 @@ struct agent_options {
     std::size_t max_message_size = 16 * 1024 * 1024;
     /// Which agents are trusted over TLS (extra anchors, verification, or a context of your own).
     net::tls_trust trust{};
+    /// The A2A version to speak. None: 1.0 where the card lists a JSON-RPC 1.0 interface, else
+    /// 0.3. v0_3 holds to 0.3 (for a peer whose 1.0 is broken); v1_0 refuses a card without 1.0.
+    std::optional<protocol_version> speak{};
 };
 
-/** A remote agent reached with the Agent2Agent protocol (A2A 0.3, JSON-RPC over HTTP), used
-    as any forma::agent: `run`, `run_streaming`, `run<T>` and decorators work on it.
+/** A remote agent reached with the Agent2Agent protocol (A2A 1.0 or 0.3, JSON-RPC over HTTP),
+    used as any forma::agent: `run`, `run_streaming`, `run<T>` and decorators work on it.
 
     - Its agent card is read on the first run (or by connect()); name() and description()
       are the card's from then on.
-    - A run sends the new messages as one A2A message (text, data and file parts): message/send,
-      or message/stream for run_streaming when the card says it streams.
+    - A run sends the new messages as one A2A message (text, data and file parts): SendMessage
+      (0.3: message/send), or SendStreamingMessage (message/stream) for run_streaming when the
+      card says it streams.
     - The answer: a message's parts, or a task's artifacts (the status message where there are
       none); a data part becomes JSON text, so run<T> reads it.
     - An unfinished task: with `allow_background_responses` the response carries a
-      continuation_token (the task); passing it back in the run options polls it (tasks/get) or,
-      streaming, follows it (tasks/resubscribe). Without, the run waits for the task (following
+      continuation_token (the task); passing it back in the run options polls it (GetTask) or,
+      streaming, follows it (SubscribeToTask). Without, the run waits for the task (following
       its stream, or polling) up to `task_timeout`.
     - `input-required`: the response is the agent's question (additional property
       "a2a.task_state" says so, and awaits_input(response) is true); the next run on the same

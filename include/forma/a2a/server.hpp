@@ -32,7 +32,8 @@ struct server_options {
         as the output mode with the schema under the forma answer-schema extension.
     */
     std::optional<forma::response_format> answer_format{};
-    /// A message/send (not blocking) whose run has not ended within this gets its task back at once.
+    /// A message/send that does not block (0.3 `blocking: false`, 1.0 `returnImmediately`) and
+    /// whose run has not ended within this gets its task back at once.
     std::chrono::milliseconds task_after{std::chrono::seconds(1)};
     /// Where tasks live; an in_memory_task_store on the agent's executor when null.
     std::shared_ptr<task_store> tasks{};
@@ -40,13 +41,20 @@ struct server_options {
     std::shared_ptr<session_store> sessions{};
 };
 
-/** Serves any forma::agent (decorated or not) over A2A 0.3 (JSON-RPC 2.0 over HTTP): the agent
-    card, message/send, message/stream (server-sent events), tasks/get, tasks/cancel and
-    tasks/resubscribe. Mount its routes() in an http_server, alone or with other protocols':
+/** Serves any forma::agent (decorated or not) over A2A 1.0 and 0.3 (JSON-RPC 2.0 over HTTP) on
+    one endpoint: the agent card, SendMessage (0.3: message/send), SendStreamingMessage
+    (message/stream, server-sent events), GetTask (tasks/get), CancelTask (tasks/cancel) and
+    SubscribeToTask (tasks/resubscribe). Mount its routes() in an http_server, alone or with
+    other protocols':
 
         forma::a2a::server a2a(agent, {.public_url = "https://agents.example.com/a2a"});
         forma::net::http_server http(executor, a2a.routes());
 
+    - The version: a request's A2A-Version header ("1.0", "0.3"); without one, 1.0 for 1.0's
+      method names and 0.3 for 0.3's. Another version is error -32009. The card asked for with
+      "A2A-Version: 1.0" is the 1.0 card; without, the 0.3 card, which lists both interfaces too.
+    - A task's `historyLength` (GetTask, tasks/get, or a send's configuration) keeps the last N
+      messages of its history.
     - A context is a session (kept in `sessions`); a message without a contextId starts one.
     - Every message starts a task, kept in `tasks`. A run that ends within `task_after` (or any
       run, with `blocking`) answers with a Message when it completed; a longer one, one that
@@ -60,7 +68,9 @@ struct server_options {
       answer is one artifact, "answer"), then a final status update; the stream then ends.
     - Errors are JSON-RPC errors: -32700 (not JSON), -32600 (not a request), -32601 (unknown
       method), -32602 (bad params), -32001 (no such task), -32002 (a finished task cannot be
-      canceled); and the HTTP layer's (413, 401, ...) in the same shape.
+      canceled), -32003 (push notifications), -32004 (ListTasks, the extended card), -32009
+      (another version); and the HTTP layer's (413, 401, ...) in the same shape. A 1.0 error
+      carries its google.rpc.ErrorInfo in `data` ([{"@type", "reason": "TASK_NOT_FOUND", ...}]).
     The agent, the stores and the server run on the agent's executor.
 */
 class server {
@@ -73,8 +83,8 @@ public:
 
     /// GET /.well-known/agent-card.json and POST rpc_path, with JSON-RPC error shapes.
     net::http_routes routes() const;
-    /// The card, with `url` as configured (empty when it is taken from each request).
-    boost::json::object card(std::string_view url) const;
+    /// The card in a version's shape, naming `url` as the endpoint of both versions.
+    boost::json::object card(std::string_view url, protocol_version version = protocol_version::v1_0) const;
 
     /// Tasks running in this process now.
     std::size_t running_tasks() const noexcept;
