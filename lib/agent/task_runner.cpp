@@ -91,7 +91,8 @@ struct task_runner::state {
             if (s->sessions) co_await s->sessions->save(*session);
             const agent_response<>& response = answer.response();
             const bool waits = !response.approval_requests().empty() || awaits_input(response);
-            co_await tasks.set_state(task_id, waits ? task_state::input_required : task_state::completed);
+            const task_state stopped = waits ? task_state::input_required : task_state::completed;
+            co_await tasks.set_state(task_id, stopped);
         } catch (const boost::system::system_error& e) {
             if (e.code() == asio::error::operation_aborted) canceled = true;
             else failure = e.what();
@@ -103,7 +104,8 @@ struct task_runner::state {
             co_await asio::this_coro::reset_cancellation_state();
             try {
                 std::string why = canceled ? std::string() : json_detail::valid_utf8(failure);
-                co_await tasks.set_state(task_id, canceled ? task_state::canceled : task_state::failed, std::move(why));
+                const task_state ended = canceled ? task_state::canceled : task_state::failed;
+                co_await tasks.set_state(task_id, ended, std::move(why));
             } catch (const std::exception&) {
                 // The store failed too: the task stays as it was last written.
             }

@@ -154,7 +154,9 @@ struct server::state {
         const std::string* given = request.header("Mcp-Session-Id");
         const auto it = given ? sessions.find(*given) : sessions.end();
         if (it == sessions.end()) {
-            co_await writer.send(rpc_error_shape(given ? 404 : 400, given ? "the session is unknown or has ended" : "an Mcp-Session-Id header is needed"));
+            net::http_reply refused = given ? rpc_error_shape(404, "the session is unknown or has ended")
+                                            : rpc_error_shape(400, "an Mcp-Session-Id header is needed");
+            co_await writer.send(std::move(refused));
             co_return;
         }
         it->second.session->cancel_all();

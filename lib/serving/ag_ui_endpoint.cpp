@@ -142,7 +142,8 @@ struct ag_ui_endpoint::state {
             context_id = resumed->paused.context_id;
             run_input = std::move(resumed->input);
             // Answered: a second resume of the same interrupts is refused.
-            co_await options.tasks->set_state(resumed->paused.id, resumed->ends ? task_state::canceled : task_state::completed);
+            const task_state answered = resumed->ends ? task_state::canceled : task_state::completed;
+            co_await options.tasks->set_state(resumed->paused.id, answered);
             if (resumed->ends) {
                 co_await options.sessions->erase(session_id(context_id));
                 agent_task ended{.id = resumed->paused.id, .context_id = context_id, .state = task_state::canceled};

@@ -71,8 +71,8 @@ struct openai_endpoints::state {
         boost::system::error_code ec;
         json::value body = json::parse(request.body, ec);
         if (ec || !body.is_object()) {
-            co_await writer.send(json_reply(400, error_body(ec ? "the body is not JSON: " + ec.message() : "the body must be a JSON object",
-                                                            "invalid_request_error")));
+            const std::string why = ec ? "the body is not JSON: " + ec.message() : std::string("the body must be a JSON object");
+            co_await writer.send(json_reply(400, error_body(why, "invalid_request_error")));
             co_return std::nullopt;
         }
         co_return std::move(body.get_object());
