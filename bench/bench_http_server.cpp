@@ -3,10 +3,12 @@
 // io_context thread:
 //   requests/<server>   one kept-alive connection, one small GET after another;
 //   agent_request       an agent that answers at once, through /v1/chat/completions (serving::openai_endpoints);
+//   a2a_stream/<version>  an answer streamed in 50 pieces through a2a::server, in A2A 1.0 and 0.3 shapes;
 //   open_streams/<server>  N connections each holding an open event stream: the heap bytes
 //                       (mallinfo2) per stream, clients included (the same raw client for both).
 #include <forma/net/http_server.hpp>
 #include <forma/serving/openai_endpoints.hpp>
+#include <forma/a2a/server.hpp>
 #include <forma/agent/agent.hpp>
 #include <forma/error.hpp>
 
@@ -124,7 +126,8 @@ struct forma_server {
 };
 
 // One connection, requests one after another; the response read with Beast's parser.
-asio::awaitable<void> request_loop(unsigned short port, std::string_view request, benchmark::State& state) {
+// `must_hold`: text every response must contain (nothing lost), when not empty.
+asio::awaitable<void> request_loop(unsigned short port, std::string_view request, benchmark::State& state, std::string_view must_hold) {
     tcp::socket socket(co_await asio::this_coro::executor);
     const tcp::endpoint server_endpoint(asio::ip::make_address("127.0.0.1"), port);
     co_await socket.async_connect(server_endpoint, asio::use_awaitable);
@@ -137,17 +140,21 @@ asio::awaitable<void> request_loop(unsigned short port, std::string_view request
             state.SkipWithError("a request failed");
             break;
         }
+        if (!must_hold.empty() && response.body().find(must_hold) == std::string::npos) {
+            state.SkipWithError("an answer was incomplete");
+            break;
+        }
         benchmark::DoNotOptimize(response.body());
     }
 }
 
 template <class Server>
-void run_requests(benchmark::State& state, std::string_view request) {
+void run_requests(benchmark::State& state, std::string_view request, std::string_view must_hold = {}) {
     asio::io_context io;
     auto hold = std::make_shared<asio::steady_timer>(io, asio::steady_timer::time_point::max());
     Server server(io, hold);
     bool done = false;
-    asio::co_spawn(io, request_loop(server.port(), request, state), [&](std::exception_ptr e) {
+    asio::co_spawn(io, request_loop(server.port(), request, state, must_hold), [&](std::exception_ptr e) {
         done = true;
         if (e) state.SkipWithError("the client failed");
         server.stop();
@@ -200,6 +207,62 @@ void agent_request(benchmark::State& state) {
     run_requests<agent_server>(state, request);
 }
 
+// An agent whose answer streams in 50 pieces of 16 bytes, as a model's deltas come.
+class chunked_agent final : public forma::agent {
+public:
+    explicit chunked_agent(asio::any_io_executor ex) : executor_(ex) {}
+    executor_type get_executor() const override { return executor_; }
+    std::string_view id() const noexcept override { return "chunked"; }
+    std::string_view name() const noexcept override { return "chunked"; }
+    std::string_view description() const noexcept override { return ""; }
+
+protected:
+    asio::awaitable<forma::agent_response<>> run_core(forma::agent_run) override { co_return forma::to_agent_response(pieces()); }
+    forma::update_stream run_streaming_core(forma::agent_run) override { return forma::make_update_stream(executor_, pieces()); }
+
+private:
+    static std::vector<forma::agent_response_update> pieces() {
+        std::vector<forma::agent_response_update> out(50);
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            out[i].role = forma::chat_role::assistant();
+            out[i].contents.emplace_back(forma::text_content("piece number " + std::to_string(100 + i) + " "));
+        }
+        return out;
+    }
+    asio::any_io_executor executor_;
+};
+
+struct a2a_server {
+    a2a_server(asio::io_context& io, std::shared_ptr<asio::steady_timer>)
+        : agent(io.get_executor()), a2a(agent), server(io.get_executor(), a2a.routes()) {
+        server.listen({});
+        asio::co_spawn(io, server.run(), asio::detached);
+    }
+    unsigned short port() const { return server.port(); }
+    void stop() { server.stop(); }
+    chunked_agent agent;
+    forma::a2a::server a2a;
+    forma::net::http_server server;
+};
+
+std::string a2a_post(std::string_view version_header, const std::string& body) {
+    return "POST /a2a HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n" + std::string(version_header) +
+           "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+// The same request as a 1.0 client and as a 0.3 client send it; the answer read whole (its SSE to the end).
+void a2a_stream_1_0(benchmark::State& state) {
+    static const std::string request = a2a_post(
+        "A2A-Version: 1.0\r\n",
+        R"({"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"go"}]}}})");
+    run_requests<a2a_server>(state, request, "piece number 149");
+}
+void a2a_stream_0_3(benchmark::State& state) {
+    static const std::string request = a2a_post(
+        "", R"({"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"text","text":"go"}]}}})");
+    run_requests<a2a_server>(state, request, "piece number 149");
+}
+
 // N clients, each with an open stream (its first event read); the heap bytes per stream.
 template <class Server>
 void open_streams(benchmark::State& state) {
@@ -243,6 +306,8 @@ void open_streams(benchmark::State& state) {
 BENCHMARK(requests_forma)->Name("requests/forma")->UseRealTime();
 BENCHMARK(requests_beast)->Name("requests/beast_async")->UseRealTime();
 BENCHMARK(agent_request)->Name("agent_request/forma")->UseRealTime();
+BENCHMARK(a2a_stream_1_0)->Name("a2a_stream/1.0")->UseRealTime();
+BENCHMARK(a2a_stream_0_3)->Name("a2a_stream/0.3")->UseRealTime();
 BENCHMARK_TEMPLATE(open_streams, forma_server)->Name("open_streams/forma")->Arg(1000)->Iterations(1)->UseRealTime();
 BENCHMARK_TEMPLATE(open_streams, beast_server)->Name("open_streams/beast_async")->Arg(1000)->Iterations(1)->UseRealTime();
 

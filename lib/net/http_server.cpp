@@ -138,6 +138,9 @@ asio::awaitable<void> http_server::run() {
             co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
             continue;
         }
+        // A stream's events are small writes: without this, Nagle holds each one back until the
+        // client's delayed ACK of the last (40 ms on Linux).
+        socket.set_option(tcp::no_delay(true), ec);
         auto c = std::make_shared<detail::server_connection>(std::move(socket));
         asio::co_spawn(s->executor, s->serve(std::move(c)), asio::detached);
     }
