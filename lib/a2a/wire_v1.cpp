@@ -105,51 +105,6 @@ json::value part(const json::value& p) {
     return out;
 }
 
-json::array parts(const json::value* ps, json::value (*each)(const json::value&)) {
-    json::array out;
-    if (ps && ps->is_array())
-        for (const json::value& p : ps->get_array()) out.push_back(each(p));
-    return out;
-}
-
-json::object message(const json::object& m) {
-    json::object out = m;
-    out.erase("kind");
-    out["role"] = renamed(m.if_contains("role"), roles, false);
-    out["parts"] = parts(m.if_contains("parts"), &part);
-    return out;
-}
-
-json::object artifact(const json::object& a) {
-    json::object out = a;
-    out["parts"] = parts(a.if_contains("parts"), &part);
-    return out;
-}
-
-json::object status(const json::object& s) {
-    json::object out = s;
-    out["state"] = renamed(s.if_contains("state"), states, false);
-    if (const json::object* said = object_member(s, "message")) out["message"] = message(*said);
-    return out;
-}
-
-json::object task(const json::object& t) {
-    json::object out = t;
-    out.erase("kind");
-    if (const json::object* s = object_member(t, "status")) out["status"] = status(*s);
-    if (const json::value* as = t.if_contains("artifacts"); as && as->is_array()) {
-        json::array artifacts;
-        for (const json::value& a : as->get_array()) artifacts.push_back(a.is_object() ? json::value(artifact(a.get_object())) : a);
-        out["artifacts"] = std::move(artifacts);
-    }
-    if (const json::value* hs = t.if_contains("history"); hs && hs->is_array()) {
-        json::array history;
-        for (const json::value& h : hs->get_array()) history.push_back(h.is_object() ? json::value(message(h.get_object())) : h);
-        out["history"] = std::move(history);
-    }
-    return out;
-}
-
 // ---- 1.0 -> 0.3 ---------------------------------------------------------------------------
 
 json::value legacy_part(const json::value& p) {
@@ -175,59 +130,78 @@ json::value legacy_part(const json::value& p) {
     return out;
 }
 
-json::object legacy_message(const json::object& given) {
-    json::object out = camel_keys(given);
-    out["kind"] = "message";
-    out["role"] = renamed(out.if_contains("role"), roles, true);
-    out["parts"] = parts(out.if_contains("parts"), &legacy_part);
+// ---- the shapes that hold parts, either way ------------------------------------------------
+
+enum class toward { v1_0, v0_3 };
+
+// An object as `to` writes it: 0.3 names its kind, 1.0 does not; 1.0's snake_case keys become camelCase.
+json::object reshaped(const json::object& o, toward to, std::string_view kind_0_3) {
+    if (to == toward::v1_0) {
+        json::object out = o;
+        out.erase("kind");
+        return out;
+    }
+    json::object out = camel_keys(o);
+    if (!kind_0_3.empty()) out["kind"] = kind_0_3;
     return out;
 }
 
-json::object legacy_artifact(const json::object& given) {
-    json::object out = camel_keys(given);
-    out["parts"] = parts(out.if_contains("parts"), &legacy_part);
+json::array parts(const json::value* ps, toward to) {
+    json::array out;
+    if (ps && ps->is_array())
+        for (const json::value& p : ps->get_array()) out.push_back(to == toward::v1_0 ? part(p) : legacy_part(p));
     return out;
 }
 
-json::object legacy_status(const json::object& given) {
-    json::object out = given;
-    out["state"] = renamed(given.if_contains("state"), states, true);
-    if (const json::object* said = object_member(given, "message")) out["message"] = legacy_message(*said);
+json::object message(const json::object& m, toward to) {
+    json::object out = reshaped(m, to, "message");
+    out["role"] = renamed(out.if_contains("role"), roles, to == toward::v0_3);
+    out["parts"] = parts(out.if_contains("parts"), to);
     return out;
 }
 
-json::object legacy_task(const json::object& given) {
-    json::object out = camel_keys(given);
-    out["kind"] = "task";
-    if (const json::object* s = object_member(out, "status")) out["status"] = legacy_status(*s);
-    for (const char* key : {"artifacts", "history"}) {
+json::object artifact(const json::object& a, toward to) {
+    json::object out = reshaped(a, to, "");
+    out["parts"] = parts(out.if_contains("parts"), to);
+    return out;
+}
+
+json::object status(const json::object& s, toward to) {
+    json::object out = s;
+    out["state"] = renamed(s.if_contains("state"), states, to == toward::v0_3);
+    if (const json::object* said = object_member(s, "message")) out["message"] = message(*said, to);
+    return out;
+}
+
+json::object task(const json::object& t, toward to) {
+    json::object out = reshaped(t, to, "task");
+    if (const json::object* s = object_member(out, "status")) out["status"] = status(*s, to);
+    for (const std::string_view key : {"artifacts", "history"}) {
         json::value* list = out.if_contains(key);
         if (!list || !list->is_array()) continue;
-        for (json::value& item : list->get_array()) {
-            if (!item.is_object()) continue;
-            item = std::string_view(key) == "artifacts" ? legacy_artifact(item.get_object()) : legacy_message(item.get_object());
-        }
+        for (json::value& item : list->get_array())
+            if (item.is_object()) item = key == "artifacts" ? artifact(item.get_object(), to) : message(item.get_object(), to);
     }
     return out;
 }
 
-json::object legacy_status_update(const json::object& given) {
-    json::object out = camel_keys(given);
-    out["kind"] = "status-update";
+json::object status_update(const json::object& u, toward to) {
+    json::object out = reshaped(u, to, "status-update");
     std::string state;
     if (const json::object* s = object_member(out, "status")) {
-        json::object legacy = legacy_status(*s);
-        state = json_detail::string_member(legacy, "state");
-        out["status"] = std::move(legacy);
+        json::object written = status(*s, to);
+        state = json_detail::string_member(written, "state");
+        out["status"] = std::move(written);
     }
-    out["final"] = is_terminal_state(state) || is_interrupted_state(state); // 1.0 ends the stream instead
+    // 1.0 ends the stream instead.
+    if (to == toward::v1_0) out.erase("final");
+    else out["final"] = is_terminal_state(state) || is_interrupted_state(state);
     return out;
 }
 
-json::object legacy_artifact_update(const json::object& given) {
-    json::object out = camel_keys(given);
-    out["kind"] = "artifact-update";
-    if (const json::object* a = object_member(out, "artifact")) out["artifact"] = legacy_artifact(*a);
+json::object artifact_update(const json::object& u, toward to) {
+    json::object out = reshaped(u, to, "artifact-update");
+    if (const json::object* a = object_member(out, "artifact")) out["artifact"] = artifact(*a, to);
     return out;
 }
 
@@ -254,7 +228,7 @@ std::optional<std::string_view> legacy_method_of(std::string_view method_1_0) no
 
 json::object params(const json::object& given) {
     json::object out = given;
-    if (const json::object* m = object_member(given, "message")) out["message"] = message(*m);
+    if (const json::object* m = object_member(given, "message")) out["message"] = message(*m, toward::v1_0);
     if (const json::object* c = object_member(given, "configuration")) {
         json::object configuration = *c;
         if (const json::value* blocking = c->if_contains("blocking"); blocking && blocking->is_bool()) {
@@ -268,7 +242,7 @@ json::object params(const json::object& given) {
 
 json::object legacy_params(const json::object& given) {
     json::object out = camel_keys(given);
-    if (const json::object* m = object_member(out, "message")) out["message"] = legacy_message(*m);
+    if (const json::object* m = object_member(out, "message")) out["message"] = message(*m, toward::v0_3);
     if (const json::object* c = object_member(out, "configuration")) {
         json::object configuration = camel_keys(*c);
         const json::value* immediately = configuration.if_contains("returnImmediately");
@@ -286,21 +260,16 @@ json::value result(const json::value& given, bool wrapped) {
     json::object shape;
     std::string_view key;
     if (kind == "task") {
-        shape = task(*o);
+        shape = task(*o, toward::v1_0);
         key = "task";
     } else if (kind == "message") {
-        shape = message(*o);
+        shape = message(*o, toward::v1_0);
         key = "message";
     } else if (kind == "status-update") {
-        shape = *o;
-        shape.erase("kind");
-        shape.erase("final");
-        if (const json::object* s = object_member(*o, "status")) shape["status"] = status(*s);
+        shape = status_update(*o, toward::v1_0);
         key = "statusUpdate";
     } else if (kind == "artifact-update") {
-        shape = *o;
-        shape.erase("kind");
-        if (const json::object* a = object_member(*o, "artifact")) shape["artifact"] = artifact(*a);
+        shape = artifact_update(*o, toward::v1_0);
         key = "artifactUpdate";
     } else {
         return given;
@@ -313,12 +282,12 @@ json::value legacy_result(const json::value& given) {
     const json::object* o = given.if_object();
     if (!o) return given;
     const json::object top = camel_keys(*o);
-    if (const json::object* t = object_member(top, "task")) return legacy_task(*t);
-    if (const json::object* m = object_member(top, "message")) return legacy_message(*m);
-    if (const json::object* s = object_member(top, "statusUpdate")) return legacy_status_update(*s);
-    if (const json::object* a = object_member(top, "artifactUpdate")) return legacy_artifact_update(*a);
-    if (top.contains("messageId")) return legacy_message(top);
-    if (top.contains("id") && top.contains("status")) return legacy_task(top);
+    if (const json::object* t = object_member(top, "task")) return task(*t, toward::v0_3);
+    if (const json::object* m = object_member(top, "message")) return message(*m, toward::v0_3);
+    if (const json::object* u = object_member(top, "statusUpdate")) return status_update(*u, toward::v0_3);
+    if (const json::object* u = object_member(top, "artifactUpdate")) return artifact_update(*u, toward::v0_3);
+    if (top.contains("messageId")) return message(top, toward::v0_3);
+    if (top.contains("id") && top.contains("status")) return task(top, toward::v0_3);
     return given;
 }
 
