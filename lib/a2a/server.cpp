@@ -198,7 +198,10 @@ struct server::state {
         if (context_id.empty()) context_id = make_unique_id();
         if (task) {
             for (const chat_message& m : input) task->input.push_back(m);
-            co_await options.tasks->set_state(task->id, task_state::submitted);
+            // Two answers at once (to two servers of a fleet, say): the first one counts.
+            const bool answered_here = co_await options.tasks->transition(task->id, task_state::input_required, task_state::submitted);
+            if (!answered_here)
+                throw rpc_failure{invalid_params, "the task " + answered_task + " was answered already, by another message"};
         } else {
             agent_task fresh{.id = make_unique_id(), .context_id = context_id, .input = input};
             co_await options.tasks->create(fresh);

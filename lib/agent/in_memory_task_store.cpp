@@ -73,6 +73,14 @@ asio::awaitable<void> in_memory_task_store::set_state(std::string id, task_state
     co_return;
 }
 
+asio::awaitable<bool> in_memory_task_store::transition(std::string id, task_state from, task_state to) {
+    const auto it = tasks_.find(id);
+    if (it == tasks_.end() || it->second.task.state != from) co_return false;
+    it->second.task.state = to;
+    touch(it->second);
+    co_return true;
+}
+
 asio::awaitable<std::optional<agent_task>> in_memory_task_store::request_cancel(std::string id) {
     const auto it = tasks_.find(id);
     if (it == tasks_.end()) co_return std::nullopt;

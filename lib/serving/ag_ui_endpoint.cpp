@@ -125,6 +125,12 @@ struct ag_ui_endpoint::state {
         if (!refused && !input.resume.empty()) {
             try {
                 resumed = co_await paused_run(input.resume);
+                // Answered: a second resume of the same interrupts is refused, also one that
+                // came at the same time (to another server of a fleet, say).
+                const task_state answered = resumed->ends ? task_state::canceled : task_state::completed;
+                const bool answered_here = co_await options.tasks->transition(resumed->paused.id, task_state::input_required, answered);
+                if (!answered_here)
+                    throw refusal{409, "the run of the interrupt " + input.resume.front().interrupt_id + " was answered already"};
             } catch (const refusal& r) {
                 refused = r;
             }
@@ -141,9 +147,6 @@ struct ag_ui_endpoint::state {
         if (resumed) {
             context_id = resumed->paused.context_id;
             run_input = std::move(resumed->input);
-            // Answered: a second resume of the same interrupts is refused.
-            const task_state answered = resumed->ends ? task_state::canceled : task_state::completed;
-            co_await options.tasks->set_state(resumed->paused.id, answered);
             if (resumed->ends) {
                 co_await options.sessions->erase(session_id(context_id));
                 agent_task ended{.id = resumed->paused.id, .context_id = context_id, .state = task_state::canceled};

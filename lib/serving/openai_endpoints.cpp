@@ -184,8 +184,19 @@ struct openai_endpoints::state {
                                                                 "invalid_request_error", "previous_response_id")));
                 co_return;
             }
+            // A response waiting for its caller is answered once: of two answers, even at once, the first runs.
+            const std::vector<function_approval_request_content> pending = last_answer(*previous).approval_requests();
+            if (previous->state == task_state::input_required || !pending.empty()) {
+                const bool answered_here = co_await options.tasks->transition(previous->id, task_state::input_required, task_state::completed);
+                if (!answered_here) {
+                    co_await writer.send(json_reply(409, error_body("the response " + run.previous_response_id +
+                                                                        " is not waiting for an answer: it was answered already, or canceled",
+                                                                    "invalid_request_error", "previous_response_id")));
+                    co_return;
+                }
+            }
             context_id = previous->context_id;
-            detail::read_approval_answers(run.input, last_answer(*previous).approval_requests());
+            detail::read_approval_answers(run.input, pending);
         } else {
             context_id = make_unique_id();
         }

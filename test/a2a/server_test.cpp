@@ -8,8 +8,10 @@
 #include "support/served_agent.hpp"
 #include "support/bounded_run.hpp"
 #include "support/co_assert.hpp"
+#include "support/gathering_task_store.hpp"
 #include "support/running_server.hpp"
 
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/json/parse.hpp>
 
 #include <gtest/gtest.h>
@@ -262,6 +264,28 @@ TEST(A2aServerWire, AFinishedTaskCannotBeCanceled) {
     }());
 }
 
+
+TEST(A2aServerWire, TwoAnswersAtOnceToOneQuestionRunOnce) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    auto tasks = std::make_shared<forma_test::gathering_task_store>(io.get_executor());
+    forma::a2a::server a2a(served, {.tasks = tasks});
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, a2a.routes());
+        const json::value asked = co_await post(s.port(), R"({"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"text","text":"weather"}]}}})");
+        const std::string answer = R"({"jsonrpc":"2.0","id":2,"method":"message/send","params":{"message":{"kind":"message","messageId":"a","role":"user","taskId":")" +
+                                   std::string(asked.at("result").at("id").as_string()) + R"(","parts":[{"kind":"text","text":"Paris"}]}}})";
+        tasks->gather(2); // both answers read the task as waiting before either acts
+        using namespace boost::asio::experimental::awaitable_operators;
+        const auto [first, second] = co_await (post(s.port(), answer) && post(s.port(), answer));
+        co_await s.finish();
+        EXPECT_NE(first.as_object().contains("result"), second.as_object().contains("result"))
+            << "one answer runs, the other is refused: " << json::serialize(first) << " / " << json::serialize(second);
+        const json::value& refused = first.as_object().contains("result") ? second : first;
+        EXPECT_EQ(error_code_of(refused), -32602);
+        EXPECT_EQ(served.runs, 2) << "the question and one answer";
+    }());
+}
 
 // A2A 1.0 on the wire, as a 1.0 client sends it.
 namespace a2a_1_0 {

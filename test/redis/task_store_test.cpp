@@ -95,6 +95,26 @@ TYPED_TEST(task_store_contract, a_cancellation_is_asked_once_and_not_of_a_final_
     EXPECT_FALSE(this->run(store.request_cancel("nope")).has_value());
 }
 
+TYPED_TEST(task_store_contract, a_transition_happens_once_and_only_from_its_state) {
+    auto& store = *this->store;
+    forma::agent_task waiting = sample_task("t6");
+    waiting.state = forma::task_state::input_required;
+    this->run(store.create(waiting));
+    // Two answers at once: both start before either has written.
+    bool first = false, second = false;
+    asio::co_spawn(this->io, [&]() -> asio::awaitable<void> {
+        first = co_await store.transition("t6", forma::task_state::input_required, forma::task_state::submitted);
+    }, asio::detached);
+    second = this->run(store.transition("t6", forma::task_state::input_required, forma::task_state::completed));
+    this->run(forma_test::yield());
+    const forma::agent_task task = *this->run(store.load("t6"));
+    EXPECT_NE(first, second) << "exactly one answer wins";
+    EXPECT_EQ(task.state, first ? forma::task_state::submitted : forma::task_state::completed);
+    EXPECT_EQ(task.version, 2u) << "one write";
+    EXPECT_FALSE(this->run(store.transition("t6", forma::task_state::input_required, forma::task_state::canceled)));
+    EXPECT_FALSE(this->run(store.transition("nope", forma::task_state::input_required, forma::task_state::canceled)));
+}
+
 TYPED_TEST(task_store_contract, changes_come_at_once_or_when_the_task_changes) {
     auto& store = *this->store;
     this->run(store.create(sample_task("t5")));

@@ -7,13 +7,17 @@
 #include "support/approval_agent.hpp"
 #include "support/bounded_run.hpp"
 #include "support/co_assert.hpp"
+#include "support/gathering_task_store.hpp"
 #include "support/running_server.hpp"
 #include "support/served_agent.hpp"
 
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace ag_ui_endpoint_test {
 
@@ -145,6 +149,28 @@ TEST(AgUiEndpoint, AnApprovalPausesTheRunAndTheResumeDecides) {
         const std::string told_model = files.model.requests().back().messages.back().text() +
                                        json::serialize(json::value_from(files.model.requests().back().messages.back().contents));
         EXPECT_NE(told_model.find("rejected"), std::string::npos) << told_model;
+    }());
+}
+
+TEST(AgUiEndpoint, TwoResumesAtOnceOfOneInterruptRunOnce) {
+    asio::io_context io;
+    forma_test::approval_agent files(io);
+    files.calls().says("Deleted notes.txt");
+    auto tasks = std::make_shared<forma_test::gathering_task_store>(io.get_executor());
+    forma::serving::ag_ui_endpoint ag_ui(files.agent, {.tasks = tasks});
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, ag_ui.routes());
+        const unsigned short port = s.port();
+        const auto asked = events_of(co_await raw_http::posted(port, "/ag-ui", run_input("delete notes.txt")));
+        const std::string interrupt(last(asked).at("outcome").at("interrupts").at(0).at("id").as_string());
+        const std::string resume = resume_input(interrupt, R"({"approved":true})");
+        tasks->gather(2); // both resumes read the run as waiting before either acts
+        using namespace boost::asio::experimental::awaitable_operators;
+        const auto [first, second] = co_await (raw_http::posted(port, "/ag-ui", resume) && raw_http::posted(port, "/ag-ui", resume));
+        co_await s.finish();
+        const std::multiset<unsigned> statuses{first.result_int(), second.result_int()};
+        EXPECT_EQ(statuses, (std::multiset<unsigned>{200u, 409u})) << first.body() << " / " << second.body();
+        EXPECT_EQ(files.deleted, std::vector<std::string>{"notes.txt"}) << "the approved call runs once";
     }());
 }
 

@@ -8,13 +8,16 @@
 #include "net/http_client_stub.hpp"
 #include "support/approval_agent.hpp"
 #include "support/bounded_run.hpp"
+#include "support/gathering_task_store.hpp"
 #include "support/running_server.hpp"
 #include "support/served_agent.hpp"
 
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/json/parse.hpp>
 
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 #include <unistd.h>
 
@@ -167,6 +170,7 @@ TEST(OpenaiEndpoints, ApprovalRequestsAreToolCallsTheCallerAnswers) {
     std::vector<std::string> deleted_after;
     std::string told_model; // after the rejection
     json::value canceled;
+    raw_http::response answered_twice;
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes());
         const unsigned short port = s.port();
@@ -183,9 +187,11 @@ TEST(OpenaiEndpoints, ApprovalRequestsAreToolCallsTheCallerAnswers) {
             if (d != "[DONE]") chunks.push_back(d);
         responses.push_back((co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"delete notes.txt"})")).body());
         const std::string previous(json::parse(responses.back()).at("id").as_string());
-        responses.push_back((co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","previous_response_id":")" + previous +
-                                                           R"(","input":[{"type":"function_call_output","call_id":"call-1","output":"{\"approved\":false}"}]})")).body());
+        const std::string rejection = R"({"model":"m","previous_response_id":")" + previous +
+                                      R"(","input":[{"type":"function_call_output","call_id":"call-1","output":"{\"approved\":false}"}]})";
+        responses.push_back((co_await raw_http::posted(port, "/v1/responses", rejection)).body());
         deleted_after.push_back(std::to_string(files.deleted.size()));
+        answered_twice = co_await raw_http::posted(port, "/v1/responses", rejection);
         told_model = json::serialize(json::value_from(files.model.requests().back().messages.back().contents));
         const auto streamed_response = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"delete notes.txt","stream":true})");
         events = raw_http::sse_data(streamed_response.body());
@@ -216,6 +222,8 @@ TEST(OpenaiEndpoints, ApprovalRequestsAreToolCallsTheCallerAnswers) {
     EXPECT_EQ(call_item.at("call_id"), "call-1");
     EXPECT_EQ(json::parse(responses[1]).at("output").at(0).at("content").at(0).at("text"), "Kept notes.txt");
     EXPECT_NE(told_model.find("rejected"), std::string::npos) << told_model;
+    EXPECT_EQ(answered_twice.result_int(), 409u) << "a response's approvals are answered once: " << answered_twice.body();
+    EXPECT_EQ(json::parse(answered_twice.body()).at("error").at("param"), "previous_response_id");
     bool call_event = false;
     for (const std::string& e : events) call_event = call_event || json::parse(e).at("type") == "response.function_call_arguments.done";
     EXPECT_TRUE(call_event);
@@ -224,6 +232,29 @@ TEST(OpenaiEndpoints, ApprovalRequestsAreToolCallsTheCallerAnswers) {
     EXPECT_TRUE(valid_as("CreateChatCompletionStreamResponse", chunks, report)) << report;
     EXPECT_TRUE(valid_as("Response", responses, report)) << report;
     EXPECT_TRUE(valid_as("ResponseStreamEvent", events, report)) << report;
+}
+
+TEST(OpenaiEndpoints, TwoAnswersAtOnceToAResponsesApprovalRunOnce) {
+    asio::io_context io;
+    forma_test::approval_agent files(io);
+    files.calls().says("Deleted notes.txt");
+    auto tasks = std::make_shared<forma_test::gathering_task_store>(io.get_executor());
+    forma::serving::openai_endpoints endpoints(files.agent, {.tasks = tasks});
+    std::multiset<unsigned> statuses;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, endpoints.routes());
+        const unsigned short port = s.port();
+        const auto asked = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"delete notes.txt"})");
+        const std::string answer = R"({"model":"m","previous_response_id":")" + std::string(json::parse(asked.body()).at("id").as_string()) +
+                                   R"(","input":[{"type":"function_call_output","call_id":"call-1","output":"{\"approved\":true}"}]})";
+        tasks->gather(2); // both answers read the response as waiting before either acts
+        using namespace boost::asio::experimental::awaitable_operators;
+        const auto [first, second] = co_await (raw_http::posted(port, "/v1/responses", answer) && raw_http::posted(port, "/v1/responses", answer));
+        statuses = {first.result_int(), second.result_int()};
+        co_await s.finish();
+    }());
+    EXPECT_EQ(statuses, (std::multiset<unsigned>{200u, 409u}));
+    EXPECT_EQ(files.deleted, std::vector<std::string>{"notes.txt"}) << "the approved call runs once";
 }
 
 TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {

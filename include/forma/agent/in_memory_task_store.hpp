@@ -22,6 +22,7 @@ public:
     boost::asio::awaitable<std::optional<agent_task>> load(std::string id) override;
     boost::asio::awaitable<void> append(std::string id, std::vector<agent_response_update> updates) override;
     boost::asio::awaitable<void> set_state(std::string id, task_state state, std::string error = {}) override;
+    boost::asio::awaitable<bool> transition(std::string id, task_state from, task_state to) override;
     boost::asio::awaitable<std::optional<agent_task>> request_cancel(std::string id) override;
     boost::asio::awaitable<std::optional<task_changes>> changes(std::string id, std::size_t from, std::uint64_t seen_version,
                                                                 std::chrono::milliseconds wait) override;

@@ -36,6 +36,11 @@ public:
     virtual boost::asio::awaitable<void> append(std::string id, std::vector<agent_response_update> updates) = 0;
     /// Sets a task's state (and why it failed). @throws error for an unknown task.
     virtual boost::asio::awaitable<void> set_state(std::string id, task_state state, std::string error = {}) = 0;
+    /** Sets a task's state to `to` only if it is `from`, in one step: of two servers that take
+        the same answer to a waiting task (input_required), one wins. Whether it was set (false
+        for an unknown task too).
+    */
+    virtual boost::asio::awaitable<bool> transition(std::string id, task_state from, task_state to) = 0;
     /// Asks for a task's cancellation; the task as it then stands, or nullopt for an unknown one.
     virtual boost::asio::awaitable<std::optional<agent_task>> request_cancel(std::string id) = 0;
     /** What changed in task `id` past `seen_version`, with its updates from index `from`: at
