@@ -168,52 +168,15 @@ void run_requests(benchmark::State& state, std::string_view request, std::string
 void requests_forma(benchmark::State& state) { run_requests<forma_server>(state, ping); }
 void requests_beast(benchmark::State& state) { run_requests<beast_server>(state, ping); }
 
-// A trivial agent: it answers "pong" at once.
-class pong_agent final : public forma::agent {
+// An agent that answers at once, in `Pieces` pieces of 17 bytes ("piece number 100 ", ...): whole,
+// or streamed one piece per update, as a model's deltas come.
+template <std::size_t Pieces>
+class answering_agent final : public forma::agent {
 public:
-    explicit pong_agent(asio::any_io_executor ex) : executor_(ex) {}
+    explicit answering_agent(asio::any_io_executor ex) : executor_(ex) {}
     executor_type get_executor() const override { return executor_; }
-    std::string_view id() const noexcept override { return "pong"; }
-    std::string_view name() const noexcept override { return "pong"; }
-    std::string_view description() const noexcept override { return ""; }
-
-protected:
-    asio::awaitable<forma::agent_response<>> run_core(forma::agent_run) override {
-        co_return forma::agent_response<>(forma::chat_message(forma::chat_role::assistant(), "pong"));
-    }
-    forma::update_stream run_streaming_core(forma::agent_run) override { throw forma::error("not streamed here"); }
-
-private:
-    asio::any_io_executor executor_;
-};
-
-struct agent_server {
-    agent_server(asio::io_context& io, std::shared_ptr<asio::steady_timer>)
-        : agent(io.get_executor()), endpoints(agent), server(io.get_executor(), endpoints.routes()) {
-        server.listen({});
-        asio::co_spawn(io, server.run(), asio::detached);
-    }
-    unsigned short port() const { return server.port(); }
-    void stop() { server.stop(); }
-    pong_agent agent;
-    forma::serving::openai_endpoints endpoints;
-    forma::net::http_server server;
-};
-
-void agent_request(benchmark::State& state) {
-    static const std::string body = R"({"model":"bench","messages":[{"role":"user","content":"ping"}]})";
-    static const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: " +
-                                       std::to_string(body.size()) + "\r\n\r\n" + body;
-    run_requests<agent_server>(state, request);
-}
-
-// An agent whose answer streams in 50 pieces of 16 bytes, as a model's deltas come.
-class chunked_agent final : public forma::agent {
-public:
-    explicit chunked_agent(asio::any_io_executor ex) : executor_(ex) {}
-    executor_type get_executor() const override { return executor_; }
-    std::string_view id() const noexcept override { return "chunked"; }
-    std::string_view name() const noexcept override { return "chunked"; }
+    std::string_view id() const noexcept override { return "answering"; }
+    std::string_view name() const noexcept override { return "answering"; }
     std::string_view description() const noexcept override { return ""; }
 
 protected:
@@ -222,7 +185,7 @@ protected:
 
 private:
     static std::vector<forma::agent_response_update> pieces() {
-        std::vector<forma::agent_response_update> out(50);
+        std::vector<forma::agent_response_update> out(Pieces);
         for (std::size_t i = 0; i < out.size(); ++i) {
             out[i].role = forma::chat_role::assistant();
             out[i].contents.emplace_back(forma::text_content("piece number " + std::to_string(100 + i) + " "));
@@ -232,18 +195,29 @@ private:
     asio::any_io_executor executor_;
 };
 
-struct a2a_server {
-    a2a_server(asio::io_context& io, std::shared_ptr<asio::steady_timer>)
-        : agent(io.get_executor()), a2a(agent), server(io.get_executor(), a2a.routes()) {
+// That agent behind a protocol's routes (serving::openai_endpoints, a2a::server).
+template <class Endpoints, std::size_t Pieces>
+struct agent_server {
+    agent_server(asio::io_context& io, std::shared_ptr<asio::steady_timer>)
+        : agent(io.get_executor()), endpoints(agent), server(io.get_executor(), endpoints.routes()) {
         server.listen({});
         asio::co_spawn(io, server.run(), asio::detached);
     }
     unsigned short port() const { return server.port(); }
     void stop() { server.stop(); }
-    chunked_agent agent;
-    forma::a2a::server a2a;
+    answering_agent<Pieces> agent;
+    Endpoints endpoints;
     forma::net::http_server server;
 };
+
+void agent_request(benchmark::State& state) {
+    static const std::string body = R"({"model":"bench","messages":[{"role":"user","content":"ping"}]})";
+    static const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: " +
+                                       std::to_string(body.size()) + "\r\n\r\n" + body;
+    run_requests<agent_server<forma::serving::openai_endpoints, 1>>(state, request);
+}
+
+using a2a_server = agent_server<forma::a2a::server, 50>;
 
 std::string a2a_post(std::string_view version_header, const std::string& body) {
     return "POST /a2a HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n" + std::string(version_header) +

@@ -17,7 +17,9 @@ namespace forma::net {
     whether the connection may carry another request (false after a streamed response that was
     cut, or when the request asked to close). Each write is limited to `write_timeout` through
     the tcp_stream's expiry (reset to none afterwards). Limits on the head and body, and
-    authentication, are your server's, as it read the request.
+    authentication, are your server's, as it read the request. Set TCP_NODELAY on the socket
+    you accept (`socket.set_option(tcp::no_delay(true))`), as http_server does: otherwise a
+    stream's small event writes wait on the client's delayed ACKs (40 ms each on Linux).
 
         http::request<http::string_body> request;
         co_await http::async_read(stream, buffer, request, asio::use_awaitable);
