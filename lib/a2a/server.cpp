@@ -74,9 +74,7 @@ struct rpc_call {
     // 1.0 adds google.rpc.ErrorInfo to an A2A error.
     std::string error(std::int64_t code, std::string_view message) const {
         json::value data = version == protocol_version::v1_0 ? v1::error_data(code) : json::value(nullptr);
-        if (data.is_null()) return rpc::error_reply(id, code, json_detail::valid_utf8(message));
-        return json::serialize(json::object{
-            {"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", json_detail::valid_utf8(message)}, {"data", std::move(data)}}}});
+        return rpc::error_reply(id, code, message, std::move(data));
     }
 };
 

@@ -77,6 +77,7 @@ asio::awaitable<bool> in_memory_task_store::transition(std::string id, task_stat
     const auto it = tasks_.find(id);
     if (it == tasks_.end() || it->second.task.state != from) co_return false;
     it->second.task.state = to;
+    it->second.task.error.clear();
     touch(it->second);
     co_return true;
 }

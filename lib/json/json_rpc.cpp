@@ -25,8 +25,13 @@ std::string result_reply(const json::value& id, json::value result) {
 }
 
 std::string error_reply(const json::value& id, std::int64_t code, std::string_view message) {
-    return json::serialize(
-        json::object{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", valid_utf8(message)}}}});
+    return error_reply(id, code, message, nullptr);
+}
+
+std::string error_reply(const json::value& id, std::int64_t code, std::string_view message, json::value data) {
+    json::object error{{"code", code}, {"message", valid_utf8(message)}};
+    if (!data.is_null()) error["data"] = std::move(data);
+    return json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}});
 }
 
 message_view classify(const json::value& message) {

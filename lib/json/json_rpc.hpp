@@ -21,6 +21,8 @@ std::string notification(std::string_view method, boost::json::object params);
 /// The answer to a peer's request `id`.
 std::string result_reply(const boost::json::value& id, boost::json::value result);
 std::string error_reply(const boost::json::value& id, std::int64_t code, std::string_view message);
+/// The same with the error's `data` member (left out when null).
+std::string error_reply(const boost::json::value& id, std::int64_t code, std::string_view message, boost::json::value data);
 
 // The standard error codes (JSON-RPC 2.0, section 5.1).
 inline constexpr std::int64_t parse_error = -32700;

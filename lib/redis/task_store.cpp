@@ -57,23 +57,13 @@ keep()
 return version
 )lua");
 
-// KEYS: hash, updates. ARGV: ttl, lease, state, error. The new version, or -1 for no task.
+// KEYS: hash, updates. ARGV: ttl, lease, state, error, the state it must have now ('': any).
+// The new version; 0 when the task is not in that state; -1 for no task.
 const script set_state_script(FORMA_TASK_SCRIPT_PRELUDE R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'state') ~= ARGV[5] then return 0 end
 local t = now_ms()
 redis.call('HSET', KEYS[1], 'state', ARGV[3], 'error', ARGV[4], 'updated', t, 'lease_until', t + tonumber(ARGV[2]))
-local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
-keep()
-return version
-)lua");
-
-// KEYS: hash, updates. ARGV: ttl, lease, from, to. The new version; 0 when the state is not
-// `from`; -1 for no task.
-const script transition_script(FORMA_TASK_SCRIPT_PRELUDE R"lua(
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-if redis.call('HGET', KEYS[1], 'state') ~= ARGV[3] then return 0 end
-local t = now_ms()
-redis.call('HSET', KEYS[1], 'state', ARGV[4], 'updated', t, 'lease_until', t + tonumber(ARGV[2]))
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 keep()
 return version
@@ -294,7 +284,7 @@ asio::awaitable<void> task_store::append(std::string id, std::vector<agent_respo
 asio::awaitable<void> task_store::set_state(std::string id, task_state new_state, std::string why) {
     check_id(id);
     const auto s = state_;
-    std::vector<std::string> arguments{s->ttl(), s->lease(), std::string(to_string(new_state)), std::move(why)};
+    std::vector<std::string> arguments{s->ttl(), s->lease(), std::string(to_string(new_state)), std::move(why), ""};
     const reply r = co_await s->eval(set_state_script, id, std::move(arguments));
     if (r.integer < 0) throw error("no task " + json_detail::valid_utf8(id) + " in the task store");
     s->wrote(id, new_state);
@@ -303,8 +293,8 @@ asio::awaitable<void> task_store::set_state(std::string id, task_state new_state
 asio::awaitable<bool> task_store::transition(std::string id, task_state from, task_state to) {
     if (!possible_id(id)) co_return false;
     const auto s = state_;
-    std::vector<std::string> arguments{s->ttl(), s->lease(), std::string(to_string(from)), std::string(to_string(to))};
-    const reply r = co_await s->eval(transition_script, id, std::move(arguments));
+    std::vector<std::string> arguments{s->ttl(), s->lease(), std::string(to_string(to)), "", std::string(to_string(from))};
+    const reply r = co_await s->eval(set_state_script, id, std::move(arguments));
     if (r.integer <= 0) co_return false;
     s->wrote(id, to);
     co_return true;
