@@ -29,6 +29,11 @@ json::array to_parts(const std::vector<chat_message>& messages) {
                 if (!data->media_type.empty()) file["mimeType"] = json_detail::valid_utf8(data->media_type);
                 if (!data->name.empty()) file["name"] = json_detail::valid_utf8(data->name);
                 parts.push_back({{"kind", "file"}, {"file", std::move(file)}});
+            } else if (const auto* answer = std::get_if<function_approval_response_content>(&c)) {
+                json::object response{{"type", "function_approval_response"}, {"id", json_detail::valid_utf8(answer->id)},
+                                      {"approved", answer->approved}};
+                if (!answer->reason.empty()) response["reason"] = json_detail::valid_utf8(answer->reason);
+                parts.push_back({{"kind", "data"}, {"data", std::move(response)}});
             } else if (const auto* link = std::get_if<uri_content>(&c)) {
                 json::object file{{"uri", json_detail::valid_utf8(link->uri)}};
                 if (!link->media_type.empty()) file["mimeType"] = json_detail::valid_utf8(link->media_type);

@@ -12,8 +12,9 @@
 namespace forma::a2a::detail {
 
 /// The contents of `messages` as the parts of one A2A message: text as text, data_content as
-/// a file with bytes, uri_content as a file by URI. Other contents (tool activity, reasoning)
-/// are not sent.
+/// a file with bytes, uri_content as a file by URI, an approval's answer as a data part
+/// {"type": "function_approval_response", "id", "approved", "reason"?}. Other contents (tool
+/// activity, reasoning) are not sent.
 boost::json::array to_parts(const std::vector<chat_message>& messages);
 
 /// An A2A part as content: text as text, data as its JSON text (so that run<T> reads it),

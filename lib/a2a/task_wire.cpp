@@ -9,7 +9,10 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <ctime>
+#include <iterator>
+#include <type_traits>
 #include <stdexcept>
 
 namespace forma::a2a::detail {
@@ -134,38 +137,91 @@ json::object artifact_update(const agent_task& task, json::array parts, bool app
             {"append", append}, {"lastChunk", last_chunk}};
 }
 
+namespace {
+
+// The words that approve; anything else rejects, with the words as the reason.
+bool approves(std::string_view words) {
+    const std::string word = text_detail::to_lower(std::string(words));
+    return word.starts_with("approve") || word.starts_with("yes");
+}
+
+std::string waited_ids(const std::vector<function_approval_request_content>& waiting) {
+    std::string ids;
+    for (const auto& request : waiting) ids += (ids.empty() ? "" : ", ") + request.id;
+    return ids;
+}
+
+// A data part {"type": "function_approval_response", "id", "approved", "reason"?} answering one
+// of `waiting`, as its response. @throws std::invalid_argument for an id not waited for, or an
+// `approved` that is not a boolean.
+function_approval_response_content approval_response(const json::object& answer,
+                                                     const std::vector<function_approval_request_content>& waiting) {
+    const std::string id = json_detail::string_member(answer, "id");
+    const auto request = std::find_if(waiting.begin(), waiting.end(), [&](const auto& r) { return r.id == id; });
+    if (request == waiting.end())
+        throw std::invalid_argument("the approval response's id \"" + json_detail::valid_utf8(id) +
+                                    "\" is not an approval request this task waits for (" + waited_ids(waiting) + ")");
+    const json::value* approved = answer.if_contains("approved");
+    if (!approved || !approved->is_bool())
+        throw std::invalid_argument("the approval response to " + request->id + " needs \"approved\": true or false");
+    return approved->get_bool() ? request->approve() : request->reject(json_detail::string_member(answer, "reason"));
+}
+
+} // namespace
+
 std::vector<chat_message> read_user_message(const json::object& message,
                                             const std::vector<function_approval_request_content>& waiting) {
     const json::value* parts = message.if_contains("parts");
     if (!parts || !parts->is_array() || parts->get_array().empty())
         throw std::invalid_argument("params.message.parts must be a non-empty array of parts");
-    std::vector<content> contents;
+    std::vector<content> said;        // what goes to the agent besides the approval responses
+    std::vector<content> responses;   // in the order the parts gave them
+    std::string words;                // the text parts' words, which decide what no data part decides
     for (const json::value& part : parts->get_array()) {
         const json::object* o = part.if_object();
         const json::value* data = o ? o->if_contains("data") : nullptr;
         const json::object* answer = data ? data->if_object() : nullptr;
         if (!waiting.empty() && answer && json_detail::string_member(*answer, "type") == "function_approval_response") {
-            const std::string id = json_detail::string_member(*answer, "id");
-            const json::value* approved = answer->if_contains("approved");
-            for (const auto& request : waiting)
-                if (request.id == id) {
-                    const bool yes = approved && approved->is_bool() && approved->get_bool();
-                    contents.push_back(yes ? content(request.approve()) : content(request.reject(json_detail::string_member(*answer, "reason"))));
-                }
+            function_approval_response_content response = approval_response(*answer, waiting);
+            for (const content& c : responses)
+                if (std::get<function_approval_response_content>(c).id == response.id)
+                    throw std::invalid_argument("the approval request " + response.id + " is answered twice in one message");
+            responses.emplace_back(std::move(response));
             continue;
         }
-        contents.push_back(from_part(part));
-    }
-    // A plain-text answer to approval requests decides them all.
-    if (!waiting.empty() && contents.size() == 1) {
-        if (const auto* text = std::get_if<text_content>(&contents.front())) {
-            const std::string word = text_detail::to_lower(text->text);
-            const bool yes = word.starts_with("approve") || word.starts_with("yes");
-            contents.clear();
-            for (const auto& request : waiting) contents.push_back(yes ? content(request.approve()) : content(request.reject(text->text)));
+        content c = from_part(part);
+        // A server keeps what a part says, not the part again: a request's bytes are stored once.
+        std::visit([](auto& kept) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(kept)>, unknown_content>) kept.raw_representation = nullptr;
+        }, c);
+        const bool words_part = o && json_detail::string_member(*o, "kind") == "text"; // (a data part reads as text too)
+        if (const auto* text = std::get_if<text_content>(&c); text && words_part && !waiting.empty()) {
+            words += words.empty() ? "" : "\n";
+            words += text->text;
+            continue;
         }
+        said.push_back(std::move(c));
     }
-    return {chat_message(chat_role::user(), std::move(contents))};
+    if (!waiting.empty()) {
+        // Requests that no data part answers are decided by the words; with none, they stay unanswered.
+        bool words_decided = false;
+        for (const auto& request : waiting) {
+            const bool answered = std::any_of(responses.begin(), responses.end(), [&](const content& c) {
+                return std::get<function_approval_response_content>(c).id == request.id;
+            });
+            if (answered) continue;
+            if (words.empty())
+                throw std::invalid_argument("the task waits for an answer to the approval request " + request.id + " (" +
+                                            json_detail::valid_utf8(request.call.name) +
+                                            "): send a data part {\"type\": \"function_approval_response\", \"id\", \"approved\"}, or the words approve or reject");
+            responses.emplace_back(approves(words) ? request.approve() : request.reject(words));
+            words_decided = true;
+        }
+        // Words that decided nothing (a data part answered every request) go to the agent as the caller's.
+        if (!words.empty() && !words_decided) said.insert(said.begin(), text_content(std::move(words)));
+        said.insert(said.begin(), std::make_move_iterator(responses.begin()), std::make_move_iterator(responses.end()));
+    }
+    return {chat_message(chat_role::user(), std::move(said))};
 }
 
 } // namespace forma::a2a::detail

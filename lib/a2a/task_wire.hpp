@@ -41,9 +41,12 @@ boost::json::object status_update(const agent_task& task, bool as_data);
 boost::json::object artifact_update(const agent_task& task, boost::json::array parts, bool append, bool last_chunk);
 
 /** An A2A message (its parts) as the user message of a run. Answering a task that waits for
-    approvals (`waiting`: its pending requests), data parts {"type": "function_approval_response"}
-    and the words approve/yes/reject/no become approval responses.
-    @throws std::invalid_argument with a sentence for the caller when the message has no parts.
+    approvals (`waiting`: its pending requests), each request is decided by its data part
+    {"type": "function_approval_response", "id", "approved", "reason"?}, else by the message's
+    words ("approve"/"yes" approves, other words reject with the words as the reason); words
+    that decide nothing go to the agent.
+    @throws std::invalid_argument with a sentence for the caller when the message has no parts,
+    answers a request that the task does not wait for (or one twice), or leaves one undecided.
 */
 std::vector<chat_message> read_user_message(const boost::json::object& message,
                                             const std::vector<function_approval_request_content>& waiting);

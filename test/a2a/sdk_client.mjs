@@ -52,6 +52,9 @@
 //   follow_up <text> <answer>  sends <text>, requires a Task in state input-required, sends
 //                              <answer> with its taskId and contextId:
 //                              {"first": <Task>, "second": <Message or Task>}
+//   follow_up_parts <text> <parts>
+//                              as follow_up, answering with the parts <parts> gives (a JSON array
+//                              of parts in the 1.0 form: [{"text": ...}, {"data": {...}}])
 //   stream_cancel <text>       sendMessageStream(<text>); on the first event carrying a task id
 //                              (task, status or artifact update) calls cancelTask (without
 //                              waiting for it) and reads the stream to its end:
@@ -70,14 +73,14 @@ import { randomUUID } from 'node:crypto';
 import { loadPackage } from '../support/npm_packages.mjs';
 
 const load = (name) => loadPackage(name, 'forma a2a sdk client');
-const { A2A_VERSION_HEADER, AgentCard, Message, Role, StreamResponse, Task, TaskState } = load('@a2a-js/sdk');
+const { A2A_VERSION_HEADER, AgentCard, Message, Part, Role, StreamResponse, Task, TaskState } = load('@a2a-js/sdk');
 const { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } = load('@a2a-js/sdk/client');
 
 const USAGE = 'usage: node sdk_client.mjs <base_url> ' +
   '(card | send <text> | stream <text> | get <taskId> | cancel <taskId> | resubscribe <taskId> | ' +
-  'background <text> | follow_up <text> <answer> | stream_cancel <text>)';
+  'background <text> | follow_up <text> <answer> | follow_up_parts <text> <parts> | stream_cancel <text>)';
 const ARITY = { card: 0, send: 1, stream: 1, get: 1, cancel: 1, resubscribe: 1, background: 1,
-                follow_up: 2, stream_cancel: 1 };
+                follow_up: 2, follow_up_parts: 2, stream_cancel: 1 };
 
 const [baseUrl, scenario, ...args] = process.argv.slice(2);
 if (!baseUrl || !(scenario in ARITY) || args.length !== ARITY[scenario]) {
@@ -176,6 +179,19 @@ async function collect(stream, onEvent = () => {}) {
   return partial.events;
 }
 
+// Sends <text>, requires a Task waiting for input, then sends answer({taskId, contextId}) in that task.
+async function followUp(client, text, answer) {
+  const first = await client.sendMessage(sendRequest(userMessage(text)), opts);
+  partial.first = sendResultJson(first);
+  if (isMessage(first)) throw new ScenarioError('UnexpectedResult', 'expected a Task, got a Message');
+  if (first.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) {
+    throw new ScenarioError('UnexpectedResult',
+                            `expected a Task in state input-required, got ${partial.first.status?.state}`);
+  }
+  const second = await client.sendMessage(sendRequest(answer({ taskId: first.id, contextId: first.contextId })), opts);
+  return { first: partial.first, second: sendResultJson(second) };
+}
+
 const scenarios = {
   card: async (client) => ({
     card: AgentCard.toJSON(await client.getAgentCard(opts)),
@@ -202,18 +218,10 @@ const scenarios = {
     return { result: sendResultJson(await client.sendMessage(sendRequest(userMessage(text), configuration),
                                                              opts)) };
   },
-  follow_up: async (client, text, answer) => {
-    const first = await client.sendMessage(sendRequest(userMessage(text)), opts);
-    partial.first = sendResultJson(first);
-    if (isMessage(first)) throw new ScenarioError('UnexpectedResult', 'expected a Task, got a Message');
-    if (first.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) {
-      throw new ScenarioError('UnexpectedResult',
-                              `expected a Task in state input-required, got ${partial.first.status?.state}`);
-    }
-    const second = await client.sendMessage(
-      sendRequest(userMessage(answer, { taskId: first.id, contextId: first.contextId })), opts);
-    return { first: partial.first, second: sendResultJson(second) };
-  },
+  follow_up: async (client, text, answer) => followUp(client, text, (ids) => userMessage(answer, ids)),
+  follow_up_parts: async (client, text, parts) => followUp(client, text, (ids) => ({
+    ...userMessage('', ids), parts: JSON.parse(parts).map((p) => Part.fromJSON(p)),
+  })),
   stream_cancel: async (client, text) => {
     let canceling;
     const events = await collect(client.sendMessageStream(sendRequest(userMessage(text)), opts), (event) => {

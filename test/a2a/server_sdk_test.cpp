@@ -4,6 +4,7 @@
 #include <forma/a2a/server.hpp>
 
 #include "a2a_test_agent.hpp"
+#include "support/approval_agent.hpp"
 #include "support/served_agent.hpp"
 #include "support/bounded_run.hpp"
 #include "support/program_output.hpp"
@@ -146,6 +147,34 @@ TEST_P(SdkClient, GetsTypedErrors) {
         EXPECT_EQ(missing.at("error").at("code").as_int64(), -32001);
         EXPECT_EQ(state_of(done.at("result")), "TASK_STATE_FAILED");
         EXPECT_EQ(refused.at("error").at("name").as_string(), "TaskNotCancelableError") << json::serialize(refused);
+    }());
+}
+
+// An approval answered by words that reject, by a data part that approves, and by one that
+// names no request the task waits for (refused; the task still waits).
+TEST_P(SdkClient, AnswersAnApprovalWithWordsOrADataPart) {
+    const std::string reject_words = "no, do not delete notes.txt: it holds the minutes of the board meeting";
+    const std::string approve_part = R"([{"data":{"type":"function_approval_response","id":"call-1","approved":true}}])";
+    const std::string unknown_part = R"([{"data":{"type":"function_approval_response","id":"call-9","approved":true}}])";
+    forma_test::approval_agent files(io);
+    files.calls().says("Kept it").calls().says("Deleted it").calls();
+    forma::a2a::server approvals(files.agent);
+    run([&]() -> asio::awaitable<void> {
+        forma_test::running_server s(io, approvals.routes());
+        const json::object rejected = co_await sdk(s, {"follow_up", "delete notes.txt", reject_words});
+        const std::size_t asked_after_rejection = files.model.requests().size();
+        const json::object approved = co_await sdk(s, {"follow_up_parts", "delete notes.txt", approve_part});
+        const json::object unknown = co_await sdk(s, {"follow_up_parts", "delete notes.txt", unknown_part});
+        co_await s.finish();
+        EXPECT_FALSE(rejected.contains("error")) << json::serialize(rejected);
+        EXPECT_EQ(text_of(rejected.at("second").at("parts")), "Kept it") << json::serialize(rejected);
+        const auto& seen = files.model.requests().at(asked_after_rejection - 1).messages.back();
+        EXPECT_EQ(json::serialize(std::get<forma::function_result_content>(seen.contents.at(0)).result),
+                  json::serialize(json::string("rejected: " + reject_words)));
+        EXPECT_EQ(text_of(approved.at("second").at("parts")), "Deleted it") << json::serialize(approved);
+        EXPECT_EQ(files.deleted, std::vector<std::string>{"notes.txt"});
+        EXPECT_EQ(unknown.at("error").at("code").as_int64(), -32602) << json::serialize(unknown);
+        EXPECT_EQ(state_of(unknown.at("first")), "TASK_STATE_INPUT_REQUIRED");
     }());
 }
 
