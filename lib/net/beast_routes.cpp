@@ -24,10 +24,10 @@ struct stream_expiry {
 template <class Stream>
 asio::awaitable<bool> answer(const http_routes& routes, http::request<http::string_body> message, Stream& stream,
                              beast::tcp_stream& tcp, std::chrono::milliseconds write_timeout, bool secure) {
-    server_request request = detail::request_head(message, detail::peer_address(tcp.socket()), secure);
+    server_request request = detail::request_head(message, detail::peer_address(tcp.socket()), detail::local_address(tcp.socket()), secure);
     request.body = std::move(message.body());
     stream_expiry expiry{tcp};
-    detail::server_writer<Stream, stream_expiry> writer(stream, expiry, write_timeout, message.keep_alive());
+    detail::server_writer<Stream, stream_expiry> writer(stream, expiry, write_timeout, message.keep_alive(), request.method == "HEAD");
     try {
         co_await routes.handle(request, writer);
     } catch (...) {

@@ -62,7 +62,7 @@ http_routes::match http_routes::find(std::string_view method, std::string_view p
         if (!path_matches) continue;
         if (!path_seen) found.shape = r.shape.get(); // the protocol that owns the path words its errors
         path_seen = true;
-        if (r.method == "*" || r.method == method) {
+        if (r.method == "*" || r.method == method || (method == "HEAD" && r.method == "GET")) {
             found.handler = r.handler.get();
             found.shape = r.shape.get();
             found.status = 200;

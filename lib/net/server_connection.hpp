@@ -22,6 +22,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <memory>
@@ -42,17 +43,40 @@ inline std::string peer_address(const boost::asio::ip::tcp::socket& socket) {
     return ec ? std::string() : peer.address().to_string() + ":" + std::to_string(peer.port());
 }
 
-/// The head of a request as a server_request (no body yet), from `remote_address`.
+/// "address:port" of the socket's own end (the address a client reached), or "" when unknown.
+inline std::string local_address(const boost::asio::ip::tcp::socket& socket) {
+    boost::system::error_code ec;
+    const auto local = socket.local_endpoint(ec);
+    if (ec) return {};
+    const std::string address = local.address().to_string();
+    return (local.address().is_v6() ? "[" + address + "]" : address) + ":" + std::to_string(local.port());
+}
+
+/// The origin form of a request target: an absolute-form one ("http://host:80/v1/models?x")
+/// served as its path and query ("/v1/models?x"), as RFC 9112 asks a server to.
+inline std::string origin_form(std::string_view target) {
+    const std::size_t scheme_end = target.find("://");
+    if (scheme_end == std::string_view::npos || target.starts_with("/")) return std::string(target);
+    const std::string_view scheme = target.substr(0, scheme_end);
+    if (!text_detail::iequals(scheme, "http") && !text_detail::iequals(scheme, "https")) return std::string(target);
+    const std::string_view rest = target.substr(scheme_end + 3);
+    const std::size_t path = rest.find_first_of("/?");
+    if (path == std::string_view::npos) return "/";
+    return rest[path] == '?' ? "/" + std::string(rest.substr(path)) : std::string(rest.substr(path));
+}
+
+/// The head of a request as a server_request (no body yet), from `remote_address` to `local_address`.
 template <class Message>
-server_request request_head(const Message& message, std::string remote_address, bool secure) {
+server_request request_head(const Message& message, std::string remote_address, std::string local_address, bool secure) {
     server_request request;
     request.method = std::string(message.method_string());
-    request.target = std::string(message.target());
+    request.target = origin_form(message.target());
     const std::size_t question = request.target.find('?');
     request.path = request.target.substr(0, question);
     if (question != std::string::npos) request.query = request.target.substr(question + 1);
     for (const auto& field : message) request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
     request.remote_address = std::move(remote_address);
+    request.local_address = std::move(local_address);
     request.secure = secure;
     return request;
 }
@@ -110,6 +134,10 @@ public:
         constexpr bool secure = !std::is_same_v<Stream, asio::ip::tcp::socket>;
         bool first = true;
         bool first_request = true;
+        // Every byte read waits in this buffer until the parser takes it: a head, a chunk-size line
+        // with its extensions, a trailer must each fit in max_header_size (Beast bounds neither of
+        // the last two); a body goes on into its string, bounded by max_body_size.
+        buffer_.max_size(std::max<std::size_t>(options.max_header_size, 1024));
         for (;;) {
             std::optional<http::request_parser<http::string_body>> parsing(std::in_place);
             auto& parser = *parsing;
@@ -125,7 +153,7 @@ public:
                 // A client that leaves between requests is no error; one that sent part of a head is answered.
                 if (timed_out_ && parser.got_some()) {
                     co_await answer(stream, shape(408, "the request head did not arrive within the server's time"), options);
-                } else if (ec == http::error::header_limit) {
+                } else if (ec == http::error::header_limit || ec == http::error::buffer_overflow) {
                     co_await answer(stream, shape(431, "the request head is longer than the server's limit of " +
                                                           std::to_string(options.max_header_size) + " bytes"), options);
                 } else if (!timed_out_ && ec.category() == http::make_error_code(http::error::bad_target).category() && ec != http::error::end_of_stream &&
@@ -134,32 +162,37 @@ public:
                 }
                 co_return;
             }
-            if (first_request) peer_ = peer_address(socket); // asked once per connection, not per request
+            if (first_request) { // asked once per connection, not per request
+                peer_ = peer_address(socket);
+                local_ = local_address(socket);
+            }
             first_request = false;
-            server_request request = request_head(parser.get(), peer_, secure);
+            server_request request = request_head(parser.get(), peer_, local_, secure);
             busy_ = true; // from here on, stop() lets the request finish
             const http_routes::match route = routes.find(request.method, request.path);
             const error_shape& route_shape = *route.shape;
             if (stopping) {
-                co_await answer(stream, with_retry(route_shape(503, "the server is shutting down")), options);
+                co_await answer(stream, with_retry(route_shape(503, "the server is shutting down")), options, request.method == "HEAD");
                 co_return;
             }
             if (options.authenticate) {
-                if (std::optional<access_denied> denied = options.authenticate(request)) {
+                authentication decided = options.authenticate(request);
+                if (const std::optional<access_denied>& denied = decided.denied) {
                     http_reply reply = route_shape(denied->status, denied->message);
                     reply.headers.insert(reply.headers.end(), denied->headers.begin(), denied->headers.end());
-                    co_await answer(stream, std::move(reply), options);
+                    co_await answer(stream, std::move(reply), options, request.method == "HEAD");
                     co_return;
                 }
+                request.caller = std::move(decided.caller);
             }
             if (const auto length = parser.content_length(); length && *length > options.max_body_size) {
                 co_await answer(stream, route_shape(413, "the request body of " + std::to_string(*length) +
                                                              " bytes is longer than the server's limit of " +
-                                                             std::to_string(options.max_body_size) + " bytes"), options);
+                                                             std::to_string(options.max_body_size) + " bytes"), options, request.method == "HEAD");
                 co_return;
             }
             if (counters.requests >= options.max_requests) {
-                co_await answer(stream, with_retry(route_shape(503, "the server is handling as many requests as it may; try again later")), options);
+                co_await answer(stream, with_retry(route_shape(503, "the server is handling as many requests as it may; try again later")), options, request.method == "HEAD");
                 co_return;
             }
             if (const std::string* expect = request.header("Expect"); expect && text_detail::iequals(*expect, "100-continue")) {
@@ -173,12 +206,15 @@ public:
             disarm();
             if (ec) {
                 if (timed_out_) {
-                    co_await answer(stream, route_shape(408, "the request body did not arrive within the server's time"), options);
+                    co_await answer(stream, route_shape(408, "the request body did not arrive within the server's time"), options, request.method == "HEAD");
                 } else if (ec == http::error::body_limit) {
                     co_await answer(stream, route_shape(413, "the request body is longer than the server's limit of " +
-                                                                 std::to_string(options.max_body_size) + " bytes"), options);
+                                                                 std::to_string(options.max_body_size) + " bytes"), options, request.method == "HEAD");
+                } else if (ec == http::error::buffer_overflow) {
+                    co_await answer(stream, route_shape(400, "a chunk-size line or the trailer of the request body is longer than the server's limit of " +
+                                                                 std::to_string(buffer_.max_size()) + " bytes"), options, request.method == "HEAD");
                 } else if (ec.category() == http::make_error_code(http::error::bad_target).category() && ec != http::error::partial_message) {
-                    co_await answer(stream, route_shape(400, "the request is not HTTP/1.1: " + ec.message()), options);
+                    co_await answer(stream, route_shape(400, "the request is not HTTP/1.1: " + ec.message()), options, request.method == "HEAD");
                 }
                 co_return;
             }
@@ -189,7 +225,8 @@ public:
             if (buffer_.size() == 0) buffer_.shrink_to_fit();
 
             ++counters.requests;
-            server_writer<Stream, server_connection> writer(stream, *this, options.write_timeout, keep_alive && !stopping);
+            server_writer<Stream, server_connection> writer(stream, *this, options.write_timeout, keep_alive && !stopping,
+                                                            request.method == "HEAD");
             bool failed = false;
             try {
                 co_await asio::co_spawn(socket.get_executor(), routes.handle(request, writer),
@@ -226,9 +263,9 @@ private:
 
     // An answer after which the connection closes.
     template <class Stream>
-    boost::asio::awaitable<void> answer(Stream& stream, http_reply reply, const server_options& options) {
+    boost::asio::awaitable<void> answer(Stream& stream, http_reply reply, const server_options& options, bool head_only = false) {
         if (closed()) co_return;
-        server_writer<Stream, server_connection> writer(stream, *this, options.write_timeout, false);
+        server_writer<Stream, server_connection> writer(stream, *this, options.write_timeout, false, head_only);
         try {
             co_await writer.send(std::move(reply));
         } catch (const boost::system::system_error&) {
@@ -238,6 +275,7 @@ private:
     boost::asio::steady_timer timer_;
     boost::beast::flat_buffer buffer_;
     std::string peer_;
+    std::string local_;
     boost::asio::cancellation_signal cancel_;
     bool timed_out_ = false;
     bool busy_ = false;

@@ -5,6 +5,7 @@
 #include <forma/net/http_reply.hpp>
 
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/chunk_encode.hpp>
@@ -12,6 +13,7 @@
 #include <boost/beast/http/serializer.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/system/system_error.hpp>
 
 #include <chrono>
 #include <stdexcept>
@@ -20,13 +22,15 @@ namespace forma::net::detail {
 
 /** `Stream`: what Beast writes to. `Deadline`: `arm(duration)` before a write (the write fails
     when it runs out), `disarm()` after. `keep_alive`: whether the connection stays open after
-    this response (the head says "Connection: close" otherwise).
+    this response (the head says "Connection: close" otherwise). `head_only`: the answer to a
+    HEAD request, whose head is written and whose body is not (a stream's head, then the
+    connection closes: its first write ends the handler with operation_aborted).
 */
 template <class Stream, class Deadline>
 class server_writer final : public response_writer {
 public:
-    server_writer(Stream& stream, Deadline& deadline, std::chrono::milliseconds write_timeout, bool keep_alive)
-        : stream_(stream), deadline_(deadline), write_timeout_(write_timeout), keep_alive_(keep_alive) {}
+    server_writer(Stream& stream, Deadline& deadline, std::chrono::milliseconds write_timeout, bool keep_alive, bool head_only = false)
+        : stream_(stream), deadline_(deadline), write_timeout_(write_timeout), keep_alive_(keep_alive), head_only_(head_only) {}
 
     boost::asio::awaitable<void> send(http_reply reply) override {
         namespace http = boost::beast::http;
@@ -35,9 +39,14 @@ public:
         http::response<http::string_body> message{static_cast<http::status>(reply.status), 11};
         fill(message, reply);
         message.body() = std::move(reply.body);
-        message.prepare_payload();
+        message.prepare_payload(); // a HEAD's answer keeps the Content-Length its GET would have
         deadline_.arm(write_timeout_);
-        co_await http::async_write(stream_, message, boost::asio::use_awaitable);
+        if (head_only_) {
+            http::response_serializer<http::string_body> serializer(message);
+            co_await http::async_write_header(stream_, serializer, boost::asio::use_awaitable);
+        } else {
+            co_await http::async_write(stream_, message, boost::asio::use_awaitable);
+        }
         deadline_.disarm();
     }
 
@@ -46,6 +55,7 @@ public:
         if (started_) throw std::logic_error("response_writer::start after the response started");
         started_ = true;
         streaming_ = true;
+        if (head_only_) keep_alive_ = false; // nothing of the stream follows; the connection closes
         http::response<http::empty_body> message{static_cast<http::status>(head.status), 11};
         fill(message, head);
         message.chunked(true);
@@ -58,6 +68,10 @@ public:
 
     boost::asio::awaitable<void> write(std::string_view bytes) override {
         if (!streaming_ || finished_) throw std::logic_error("response_writer::write outside a started response");
+        if (head_only_) {
+            finished_ = true; // the head is the whole answer
+            if (!bytes.empty()) throw boost::system::system_error(boost::asio::error::operation_aborted);
+        }
         if (bytes.empty()) co_return;
         deadline_.arm(write_timeout_);
         co_await boost::asio::async_write(stream_, boost::beast::http::make_chunk(boost::asio::buffer(bytes.data(), bytes.size())),
@@ -69,6 +83,7 @@ public:
         if (!streaming_) throw std::logic_error("response_writer::finish without start");
         if (finished_) co_return;
         finished_ = true;
+        if (head_only_) co_return;
         deadline_.arm(write_timeout_);
         co_await boost::asio::async_write(stream_, boost::beast::http::make_chunk_last(), boost::asio::use_awaitable);
         deadline_.disarm();
@@ -90,6 +105,7 @@ private:
     Deadline& deadline_;
     std::chrono::milliseconds write_timeout_;
     bool keep_alive_;
+    bool head_only_;
     bool streaming_ = false;
     bool finished_ = false;
 };

@@ -49,6 +49,16 @@ public:
         co_return parser.release();
     }
 
+    /// The next response to a HEAD request: its head, no body whatever its Content-Length says.
+    asio::awaitable<std::optional<response>> read_head_answer() {
+        http::response_parser<http::string_body> parser;
+        parser.skip(true);
+        boost::system::error_code ec;
+        co_await http::async_read(socket_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) co_return std::nullopt;
+        co_return parser.release();
+    }
+
     /// Whether the server closes the connection (reads until it does; false when it sends bytes).
     asio::awaitable<bool> closed_by_server() {
         char byte;

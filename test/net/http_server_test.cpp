@@ -39,7 +39,7 @@ using forma_test::raw_http::connection;
 
 asio::awaitable<void> echo(server_request& request, response_writer& writer) {
     const json::object said{{"method", request.method}, {"path", request.path}, {"query", request.query_parameter("q")},
-                            {"body", request.body}};
+                            {"body", request.body}, {"caller", request.caller}};
     co_await writer.send({.body = json::serialize(said)});
 }
 
@@ -196,6 +196,87 @@ TEST(HttpServer, AnswersAnOversizedHeadWith431AndGarbageWith400) {
     }());
 }
 
+// Beast bounds neither a chunk's size line (with its extensions) nor the trailer: the server's
+// read buffer does, at max_header_size, so that a line that never ends costs no more than that.
+TEST(HttpServer, BoundsChunkLinesAndTrailersByTheHeadLimit) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes(), {.max_header_size = 2048});
+        const std::string chunked_head = "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n";
+        connection extension = co_await connection::open(s.port());
+        co_await extension.send(chunked_head + "1;ext=" + std::string(256 * 1024, 'a'));
+        auto long_line = co_await extension.read();
+        const bool extension_closed = co_await extension.closed_by_server();
+        connection trailer = co_await connection::open(s.port());
+        co_await trailer.send(chunked_head + "2\r\nok\r\n0\r\nX-Trailer: " + std::string(256 * 1024, 't'));
+        auto long_trailer = co_await trailer.read();
+        connection fair = co_await connection::open(s.port());
+        std::string body;
+        for (int i = 0; i < 64; ++i) body += "400;name=value\r\n" + std::string(1024, char('a' + i % 26)) + "\r\n";
+        co_await fair.send(chunked_head + body + "0\r\nX-Checksum: 1\r\n\r\n");
+        auto accepted = co_await fair.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(long_line && long_trailer && accepted);
+        EXPECT_EQ(long_line->result_int(), 400u);
+        EXPECT_EQ(body_of(*long_line).at("error").at("message").as_string(),
+                  "a chunk-size line or the trailer of the request body is longer than the server's limit of 2048 bytes");
+        EXPECT_TRUE(extension_closed);
+        EXPECT_EQ(long_trailer->result_int(), 400u);
+        EXPECT_EQ(accepted->result_int(), 200u) << "a body of 64 KiB in chunks passes a buffer of 2 KiB";
+        EXPECT_EQ(body_of(*accepted).at("body").as_string().size(), 64u * 1024);
+    }());
+}
+
+TEST(HttpServer, AnswersHeadWithTheHeadOnly) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes());
+        connection c = co_await connection::open(s.port());
+        // Pipelined: the GET's answer must not be read as the HEAD's body.
+        co_await c.send("HEAD /echo HTTP/1.1\r\nHost: t\r\n\r\n" + forma_test::raw_http::get("/echo?q=after"));
+        auto head = co_await c.read_head_answer();
+        auto get = co_await c.read();
+        connection unknown = co_await connection::open(s.port());
+        co_await unknown.send("HEAD /nowhere HTTP/1.1\r\nHost: t\r\n\r\n" + forma_test::raw_http::get("/echo?q=next"));
+        auto missing = co_await unknown.read_head_answer();
+        auto next = co_await unknown.read();
+        connection stream = co_await connection::open(s.port());
+        co_await stream.send("HEAD /events HTTP/1.1\r\nHost: t\r\n\r\n");
+        auto stream_head = co_await stream.read_head_answer();
+        const bool stream_closed = co_await stream.closed_by_server();
+        co_await s.finish();
+        CO_ASSERT_TRUE(head && get && missing && next && stream_head);
+        EXPECT_EQ(head->result_int(), 200u);
+        EXPECT_NE((*head)[http::field::content_length], "0") << "the length its GET would have";
+        EXPECT_EQ(body_of(*get).at("method").as_string(), "GET");
+        EXPECT_EQ(body_of(*get).at("query").as_string(), "after");
+        EXPECT_EQ(missing->result_int(), 404u);
+        EXPECT_EQ(body_of(*next).at("query").as_string(), "next");
+        EXPECT_EQ(stream_head->result_int(), 200u);
+        EXPECT_EQ((*stream_head)[http::field::content_type], "text/event-stream");
+        EXPECT_TRUE(stream_closed) << "nothing of a stream follows its head; the connection closes";
+    }());
+}
+
+TEST(HttpServer, ServesAnAbsoluteFormTargetAsItsPath) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, test_routes());
+        connection c = co_await connection::open(s.port());
+        co_await c.send("GET http://127.0.0.1:" + std::to_string(s.port()) + "/items/7?q=abs HTTP/1.1\r\nHost: t\r\n\r\n");
+        auto absolute = co_await c.read();
+        co_await c.send("GET HTTPS://example.com?q=root HTTP/1.1\r\nHost: t\r\n\r\n");
+        auto root = co_await c.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(absolute && root);
+        EXPECT_EQ(absolute->result_int(), 200u);
+        EXPECT_EQ(body_of(*absolute).at("path").as_string(), "/items/7");
+        EXPECT_EQ(body_of(*absolute).at("query").as_string(), "abs");
+        EXPECT_EQ(root->result_int(), 404u) << "served as \"/?q=root\"";
+        EXPECT_EQ(body_of(*root).at("error").at("message").as_string(), "nothing is served at /");
+    }());
+}
+
 TEST(HttpServer, CutsOffASlowlorisClientWith408) {
     asio::io_context io;
     run(io, [&]() -> asio::awaitable<void> {
@@ -253,7 +334,9 @@ TEST(HttpServer, AuthenticatesOnTheHeadBeforeReadingTheBody) {
         EXPECT_EQ((*refused)[http::field::www_authenticate], "Bearer");
         EXPECT_EQ(refused_wrong->result_int(), 401u);
         EXPECT_EQ(accepted->result_int(), 200u);
+        EXPECT_EQ(body_of(*accepted).at("caller").as_string(), "bearer") << "the caller the hook let in";
         EXPECT_EQ(public_card->result_int(), 200u);
+        EXPECT_EQ(body_of(*public_card).at("caller").as_string(), "");
     }());
 }
 

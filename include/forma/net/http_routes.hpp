@@ -38,6 +38,8 @@ http_reply plain_json_error(unsigned status, std::string_view message);
     A path matches exactly, or as a prefix when it ends with a slash and a star ("/v1/responses/"
     then a star matches "/v1/responses/abc"). The first added route that matches wins. A request whose path matches
     but whose method does not gets 405 with an Allow header; one that matches nothing gets 404.
+    A HEAD request takes a GET route when no HEAD route matches; the writer of http_server and
+    of beast_routes sends its answer's head only (a stream's head, then the connection closes).
 */
 class http_routes {
 public:

@@ -24,11 +24,39 @@ struct access_denied {
     std::vector<std::pair<std::string, std::string>> headers{};
 };
 
-/// Decides on a request's head, before its body is read: nullopt lets it in.
-using authenticator = std::function<std::optional<access_denied>(const server_request& head)>;
+/** What an authentication hook decides on a request's head: let in, as a named caller or
+    without a name, or refused. A hook written to return std::optional<access_denied> (nullopt:
+    let in) converts to it.
 
-/** Lets in requests with `Authorization: Bearer <token>` (compared in constant time), and every
-    request whose path is one of `public_paths` (an A2A agent card must be readable to be found).
+    The caller's name scopes what its requests reach: a server keeps the tasks a caller starts
+    (A2A tasks, stored Responses, paused AG-UI runs, MCP sessions) for that caller alone, so
+    give each user or client its own name.
+*/
+struct authentication {
+    /// Set: the request is refused with it.
+    std::optional<access_denied> denied{};
+    /// Who was let in (server_request::caller); empty: a caller without a name.
+    std::string caller{};
+
+    authentication() = default;
+    authentication(std::nullopt_t) noexcept {}
+    authentication(access_denied refusal) : denied(std::move(refusal)) {}
+    authentication(std::optional<access_denied> refusal) : denied(std::move(refusal)) {}
+
+    /// Lets the request in as `caller`.
+    static authentication let_in(std::string caller) {
+        authentication a;
+        a.caller = std::move(caller);
+        return a;
+    }
+};
+
+/// Decides on a request's head, before its body is read.
+using authenticator = std::function<authentication(const server_request& head)>;
+
+/** Lets in requests with `Authorization: Bearer <token>` (compared in constant time), as the
+    caller "bearer" (one token, one caller), and every request whose path is one of
+    `public_paths`, without a name (an A2A agent card must be readable to be found).
 */
 authenticator bearer_token(std::string token, std::vector<std::string> public_paths = {"/.well-known/agent-card.json"});
 
