@@ -6,6 +6,7 @@
 #include "reply_reader.hpp"
 #include "rpc_channel.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -63,11 +64,26 @@ struct agent::state {
     detail::rpc_channel channel;
     agent_card card;
     bool connected = false;
+    bool connecting = false;
+    // Woken (canceled) when a connect() ends, for the runs that waited on it.
+    asio::steady_timer connect_ended{executor, asio::steady_timer::time_point::max()};
 
+    // One card read at a time: a second read would replace the channel's connection pool under
+    // the first one's request.
     asio::awaitable<void> connect() {
+        while (connecting) co_await connect_ended.async_wait(asio::as_tuple(asio::use_awaitable));
         if (connected) co_return;
-        card = co_await channel.read_card();
-        connected = true;
+        connecting = true;
+        try {
+            card = co_await channel.read_card();
+            connected = true;
+        } catch (...) {
+            connecting = false;
+            connect_ended.cancel();
+            throw;
+        }
+        connecting = false;
+        connect_ended.cancel();
     }
 
     detail::reply_reader reader(const agent_run_options& options) const {

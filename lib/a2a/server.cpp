@@ -6,6 +6,7 @@
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
+#include "../text/ascii.hpp"
 #include "../agent/task_runner.hpp"
 #include "task_wire.hpp"
 #include "wire_v1.hpp"
@@ -14,6 +15,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace forma::a2a {
@@ -65,6 +67,8 @@ net::http_reply rpc_reply(std::string body) { return {.status = 200, .content_ty
 struct rpc_call {
     json::value id;
     protocol_version version = protocol_version::v0_3;
+    /// The owner of the tasks it reaches (the caller's): agent_detail::task_owner.
+    std::string owner{};
 
     // A result of a method that works in 0.3 shapes; `wrapped`: 1.0 says what it is by its key.
     std::string result(json::value result_0_3, bool wrapped) const {
@@ -112,19 +116,32 @@ struct server::state {
 
     bool as_data() const noexcept { return options.answer_format.has_value(); }
 
+    // The URL the card names: public_url; else the request's Host where the operator lists it,
+    // else the address the request reached. Never a Host the operator did not name.
+    std::string card_url(const net::server_request& request) const {
+        if (!options.public_url.empty()) return options.public_url;
+        const std::string* host = request.header("Host");
+        const bool listed = host && std::any_of(options.card_hosts.begin(), options.card_hosts.end(),
+                                                [&](const std::string& h) { return text_detail::iequals(h, *host); });
+        const std::string reached = request.local_address.empty() ? std::string("localhost") : request.local_address;
+        return std::string(request.secure ? "https://" : "http://") + (listed ? *host : reached) + options.rpc_path;
+    }
+
     // The 0.3 card carries 0.3's top-level url, and lists both versions' interfaces as the 1.0
     // card does, so that a 1.0 client that reads it without asking for 1.0 finds its interface.
     json::object card(std::string_view url, protocol_version version) const {
         json::array skills;
         const bool data = as_data();
         const json::array output_modes = data ? json::array{"application/json"} : json::array{"text/plain"};
+        using json_detail::valid_utf8;
         for (const agent_skill& s : options.skills)
-            skills.push_back({{"id", s.id}, {"name", s.name}, {"description", s.description}, {"tags", json::array()}});
+            skills.push_back({{"id", valid_utf8(s.id)}, {"name", valid_utf8(s.name)}, {"description", valid_utf8(s.description)},
+                              {"tags", json::array()}});
         const std::string name = options.name.empty() ? std::string(served.name()) : options.name;
         const std::string description = options.description.empty() ? std::string(served.description()) : options.description;
         if (skills.empty())
-            skills.push_back({{"id", name.empty() ? "agent" : name}, {"name", name.empty() ? "agent" : name},
-                              {"description", description}, {"tags", json::array()}, {"outputModes", output_modes}});
+            skills.push_back({{"id", valid_utf8(name.empty() ? "agent" : name)}, {"name", valid_utf8(name.empty() ? "agent" : name)},
+                              {"description", valid_utf8(description)}, {"tags", json::array()}, {"outputModes", output_modes}});
         json::object capabilities{{"streaming", true}, {"pushNotifications", false}};
         if (version == protocol_version::v0_3) capabilities["stateTransitionHistory"] = false;
         if (data) {
@@ -134,28 +151,28 @@ struct server::state {
         }
         json::array interfaces;
         for (const protocol_version v : {protocol_version::v1_0, protocol_version::v0_3})
-            interfaces.push_back({{"url", url}, {"protocolBinding", "JSONRPC"}, {"protocolVersion", to_string(v)}});
-        json::object card{{"name", json_detail::valid_utf8(name)},
-                          {"description", json_detail::valid_utf8(description)},
+            interfaces.push_back({{"url", valid_utf8(url)}, {"protocolBinding", "JSONRPC"}, {"protocolVersion", to_string(v)}});
+        json::object card{{"name", valid_utf8(name)},
+                          {"description", valid_utf8(description)},
                           {"supportedInterfaces", std::move(interfaces)},
-                          {"version", options.version},
+                          {"version", valid_utf8(options.version)},
                           {"capabilities", std::move(capabilities)},
                           {"defaultInputModes", json::array{"text/plain", "application/json"}},
                           {"defaultOutputModes", output_modes},
                           {"skills", std::move(skills)}};
         if (version == protocol_version::v0_3) {
             card["protocolVersion"] = "0.3.0";
-            card["url"] = url;
+            card["url"] = valid_utf8(url);
             card["preferredTransport"] = "JSONRPC";
         }
         return card;
     }
 
     // Starts the agent's run for a task (agent_detail::task_runner keeps it in the store).
-    void start(const std::string& task_id, const std::string& context_id, std::vector<chat_message> input) {
+    void start(const agent_task& task, std::vector<chat_message> input) {
         agent_run_options run_options;
         run_options.response_format = options.answer_format;
-        runner.start(task_id, context_id, std::move(input), std::move(run_options));
+        runner.start(task, std::move(input), std::move(run_options));
     }
 
     // The task once it has stopped, or as it stands at `deadline`.
@@ -168,7 +185,7 @@ struct server::state {
     // ---- JSON-RPC methods -------------------------------------------------------------
 
     // Reads message/send's and message/stream's params, creates or resumes the task, starts its run.
-    asio::awaitable<agent_task> begin(const json::object& params) {
+    asio::awaitable<agent_task> begin(const json::object& params, const std::string& owner) {
         const json::value* message_value = params.if_contains("message");
         const json::object* message = message_value ? message_value->if_object() : nullptr;
         if (!message) throw rpc_failure{invalid_params, "params.message must be a message object"};
@@ -177,7 +194,7 @@ struct server::state {
         std::vector<function_approval_request_content> waiting;
         std::optional<agent_task> task;
         if (!answered_task.empty()) {
-            task = co_await options.tasks->load(answered_task);
+            task = co_await agent_detail::load_owned(*options.tasks, answered_task, owner);
             if (!task) throw rpc_failure{task_not_found, "no task " + answered_task};
             if (task->state != task_state::input_required)
                 throw rpc_failure{invalid_params, "the task " + answered_task + " is " + std::string(to_string(task->state)) +
@@ -195,23 +212,22 @@ struct server::state {
         }
         if (context_id.empty()) context_id = make_unique_id();
         if (task) {
-            for (const chat_message& m : input) task->input.push_back(m);
             // Two answers at once (to two servers of a fleet, say): the first one counts.
             const bool answered_here = co_await options.tasks->transition(task->id, task_state::input_required, task_state::submitted);
             if (!answered_here)
                 throw rpc_failure{invalid_params, "the task " + answered_task + " was answered already, by another message"};
         } else {
-            agent_task fresh{.id = make_unique_id(), .context_id = context_id, .input = input};
+            agent_task fresh{.id = make_unique_id(), .context_id = context_id, .owner = owner, .input = input};
             co_await options.tasks->create(fresh);
             task = std::move(fresh);
         }
-        start(task->id, context_id, std::move(input));
+        start(*task, std::move(input));
         std::optional<agent_task> now = co_await options.tasks->load(task->id);
         co_return std::move(*now);
     }
 
-    asio::awaitable<json::value> send(const json::object& params) {
-        const agent_task started = co_await begin(params);
+    asio::awaitable<json::value> send(const json::object& params, const std::string& owner) {
+        const agent_task started = co_await begin(params, owner);
         bool blocking = true;
         if (const json::value* c = params.if_contains("configuration"); c && c->is_object())
             if (const json::value* b = c->get_object().if_contains("blocking"); b && b->is_bool()) blocking = b->get_bool();
@@ -224,16 +240,16 @@ struct server::state {
         co_return result;
     }
 
-    asio::awaitable<agent_task> existing(const json::object& params) {
+    asio::awaitable<agent_task> existing(const json::object& params, const std::string& owner) {
         const std::string id = json_detail::string_member(params, "id");
         if (id.empty()) throw rpc_failure{invalid_params, "params.id must name a task"};
-        std::optional<agent_task> task = co_await options.tasks->load(id);
+        std::optional<agent_task> task = co_await agent_detail::load_owned(*options.tasks, id, owner);
         if (!task) throw rpc_failure{task_not_found, "no task " + id};
         co_return std::move(*task);
     }
 
-    asio::awaitable<json::value> cancel(const json::object& params) {
-        const agent_task task = co_await existing(params);
+    asio::awaitable<json::value> cancel(const json::object& params, const std::string& owner) {
+        const agent_task task = co_await existing(params, owner);
         if (is_final(task.state))
             throw rpc_failure{task_not_cancelable, "the task " + task.id + " is " + std::string(to_string(task.state)) + " and cannot be canceled"};
         (void)co_await options.tasks->request_cancel(task.id);
@@ -296,8 +312,8 @@ struct server::state {
 
     asio::awaitable<void> stream(net::response_writer& writer, const rpc_call& call, const json::object& params, bool resubscribe) {
         agent_task task; // (no co_await in a conditional expression: g++ 12 frees a wrong pointer)
-        if (resubscribe) task = co_await existing(params);
-        else task = co_await begin(params);
+        if (resubscribe) task = co_await existing(params, call.owner);
+        else task = co_await begin(params, call.owner);
         net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
         co_await writer.start(std::move(head));
         co_await follow(writer, call, task);
@@ -327,7 +343,7 @@ struct server::state {
             co_await writer.send(rpc_reply(rpc::error_reply(id, invalid_request, "the body is not a JSON-RPC 2.0 request with an id and a method")));
             co_return;
         }
-        rpc_call call{.id = *message.id};
+        rpc_call call{.id = *message.id, .owner = agent_detail::task_owner("a2a", request.caller)};
         std::string method(message.method);
         if (std::optional<rpc_failure> refused = read_version(request, method, call)) {
             co_await writer.send(rpc_reply(call.error(refused->code, refused->message)));
@@ -345,17 +361,17 @@ struct server::state {
         std::optional<rpc_failure> failed;
         try {
             if (method == "message/send") {
-                json::value result = co_await send(params);
+                json::value result = co_await send(params, call.owner);
                 co_await writer.send(rpc_reply(call.result(std::move(result), true)));
             } else if (method == "message/stream" || method == "tasks/resubscribe") {
                 co_await stream(writer, call, params, method == "tasks/resubscribe");
             } else if (method == "tasks/get") {
-                const agent_task task = co_await existing(params);
+                const agent_task task = co_await existing(params, call.owner);
                 json::value result = detail::task_object(task, as_data());
                 limit_history(result, params);
                 co_await writer.send(rpc_reply(call.result(std::move(result), false)));
             } else if (method == "tasks/cancel") {
-                json::value result = co_await cancel(params);
+                json::value result = co_await cancel(params, call.owner);
                 co_await writer.send(rpc_reply(call.result(std::move(result), false)));
             } else if (auto refused = refused_method(method)) {
                 failed = rpc_failure{refused->first, std::string(refused->second)};
@@ -364,12 +380,21 @@ struct server::state {
             }
         } catch (rpc_failure& f) {
             failed = std::move(f);
+        } catch (const std::exception& e) {
+            // A store that refuses (a limit it names) or fails: said with the request's id, unless
+            // the answer had begun (a write to the peer failed) or the server stops.
+            const auto* system = dynamic_cast<const boost::system::system_error*>(&e);
+            if (writer.started() || (system && system->code() == asio::error::operation_aborted)) throw;
+            failed = rpc_failure{internal_error, "the agent could not take the request: " + json_detail::valid_utf8(e.what())};
         }
         if (!failed) co_return;
         std::string text = call.error(failed->code, failed->message);
-        if (writer.started()) co_await writer.write(net::format_sse_event(text)); // an error inside a stream
-        else co_await writer.send(rpc_reply(std::move(text)));
-        if (writer.started()) co_await writer.finish();
+        if (writer.started()) { // an error inside a stream
+            co_await writer.write(net::format_sse_event(text));
+            co_await writer.finish();
+        } else {
+            co_await writer.send(rpc_reply(std::move(text)));
+        }
     }
 
     /** The version of a request: its A2A-Version header's, else 1.0 for a 1.0 method name and 0.3
@@ -413,11 +438,7 @@ net::http_routes server::routes() const {
     routes.shape_errors(&rpc_error_shape);
     const auto s = state_;
     routes.add("GET", std::string(card_path), [s](net::server_request& request, net::response_writer& writer) -> asio::awaitable<void> {
-        std::string url = s->options.public_url;
-        if (url.empty()) {
-            const std::string* host = request.header("Host");
-            url = std::string(request.secure ? "https://" : "http://") + (host ? *host : std::string("localhost")) + s->options.rpc_path;
-        }
+        const std::string url = s->card_url(request);
         const std::string* asked = request.header(v1::version_header);
         const protocol_version version = asked ? v1::version_named(*asked).value_or(protocol_version::v0_3) : protocol_version::v0_3;
         net::http_reply card{.body = json::serialize(s->card(url, version)), .headers = {{"Vary", std::string(v1::version_header)}}};

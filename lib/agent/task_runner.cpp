@@ -21,19 +21,34 @@ namespace asio = boost::asio;
 // How long settle() waits on the store between looks when it has no deadline.
 constexpr std::chrono::seconds settle_slice{15};
 
+std::string task_owner(std::string_view protocol, std::string_view caller) {
+    std::string owner(protocol);
+    owner += '/';
+    owner += caller;
+    return owner;
+}
+
+session_id task_session(const agent_task& task) { return session_id(task.owner + "/" + task.context_id); }
+
+asio::awaitable<std::optional<agent_task>> load_owned(task_store& tasks, std::string id, std::string_view owner) {
+    std::optional<agent_task> task = co_await tasks.load(std::move(id));
+    if (task && task->owner != owner) task.reset();
+    co_return task;
+}
+
 struct task_runner::state {
     agent& served;
     std::shared_ptr<task_store> tasks;
     std::shared_ptr<session_store> sessions;
     std::map<std::string, std::shared_ptr<asio::cancellation_signal>> running; // task id -> its run's stop
 
-    asio::awaitable<std::shared_ptr<agent_session>> session_for(const std::string& context_id) {
+    asio::awaitable<std::shared_ptr<agent_session>> session_for(session_id id) {
         if (sessions) {
-            std::optional<agent_session> loaded = co_await sessions->load(session_id(context_id));
+            std::optional<agent_session> loaded = co_await sessions->load(id);
             if (loaded) co_return std::make_shared<agent_session>(std::move(*loaded));
         }
         std::shared_ptr<agent_session> fresh = served.create_session();
-        fresh->id = session_id(context_id);
+        fresh->id = std::move(id);
         co_return fresh;
     }
 
@@ -66,16 +81,18 @@ struct task_runner::state {
     }
 
     // `stop`: the signal of this run's cancellation slot, to find the run's own entry in `running`.
-    static asio::awaitable<void> run(std::shared_ptr<state> s, std::string task_id, std::string context_id,
+    static asio::awaitable<void> run(std::shared_ptr<state> s, std::string task_id, session_id conversation,
                                      std::vector<chat_message> input, agent_run_options options,
                                      std::shared_ptr<asio::cancellation_signal> stop) {
         task_store& tasks = *s->tasks;
         bool canceled = false;
         std::string failure;
         try {
-            std::shared_ptr<agent_session> session = co_await s->session_for(context_id);
+            std::shared_ptr<agent_session> session = co_await s->session_for(std::move(conversation));
+            // Where the caller spoke (last_answer reads the run's answer from after it); the words
+            // themselves are in the task's input and the session, not stored a third time.
             std::vector<agent_response_update> said;
-            for (const chat_message& m : input) said.emplace_back(m.role, m.contents);
+            said.emplace_back(chat_role::user(), std::vector<content>{});
             co_await tasks.append(task_id, std::move(said));
             co_await tasks.set_state(task_id, task_state::working);
             update_stream stream = s->served.run_streaming(std::move(input), session, std::move(options));
@@ -123,13 +140,13 @@ task_runner::~task_runner() {
 
 task_store& task_runner::tasks() const noexcept { return *state_->tasks; }
 
-void task_runner::start(std::string task_id, std::string context_id, std::vector<chat_message> input, agent_run_options options) {
+void task_runner::start(const agent_task& task, std::vector<chat_message> input, agent_run_options options) {
     auto stop = std::make_shared<asio::cancellation_signal>();
-    state_->running[task_id] = stop;
-    asio::co_spawn(state_->served.get_executor(), state::watch_for_cancel(state_, task_id, stop), asio::detached);
+    state_->running[task.id] = stop;
+    asio::co_spawn(state_->served.get_executor(), state::watch_for_cancel(state_, task.id, stop), asio::detached);
     // The completion handler keeps the signal alive until co_spawn has let go of its slot.
     asio::co_spawn(state_->served.get_executor(),
-                   state::run(state_, std::move(task_id), std::move(context_id), std::move(input), std::move(options), stop),
+                   state::run(state_, task.id, task_session(task), std::move(input), std::move(options), stop),
                    asio::bind_cancellation_slot(stop->slot(), [stop](std::exception_ptr) {}));
 }
 

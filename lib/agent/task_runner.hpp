@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace forma::agent_detail {
@@ -27,6 +28,16 @@ Options with_default_stores(const agent& served, Options options) {
     return options;
 }
 
+/// The owner of the tasks a server's `protocol` ("a2a", "openai", "ag-ui") keeps for a request's `caller`.
+std::string task_owner(std::string_view protocol, std::string_view caller);
+
+/// The session of a task's conversation: its context within its owner's, so that a context id
+/// one caller names never opens another caller's (or another protocol's) conversation.
+session_id task_session(const agent_task& task);
+
+/// The task `id` where `owner` owns it; another protocol's or caller's task is not found (nullopt).
+boost::asio::awaitable<std::optional<agent_task>> load_owned(task_store& tasks, std::string id, std::string_view owner);
+
 class task_runner {
 public:
     using clock = std::chrono::steady_clock;
@@ -37,8 +48,9 @@ public:
 
     task_store& tasks() const noexcept;
 
-    /// Runs the task `task_id` (created in the store) on the agent's executor, in the background.
-    void start(std::string task_id, std::string context_id, std::vector<chat_message> input, agent_run_options options = {});
+    /// Runs `task` (created in the store) on the agent's executor, in the background, in its
+    /// session (task_session).
+    void start(const agent_task& task, std::vector<chat_message> input, agent_run_options options = {});
     /// Cancels the run of `task_id` if it runs here; whether it did.
     bool cancel(const std::string& task_id);
     /// Runs going on here.

@@ -59,12 +59,27 @@ struct server::state {
     struct http_session {
         std::shared_ptr<detail::server_session> session;
         std::chrono::steady_clock::time_point last_used;
+        std::string caller; // who initialized it (net::server_request::caller): only that caller reaches it
     };
     std::map<std::string, http_session> sessions;
 
     const server_options& options() const { return catalog->options; }
 
+    bool idle_past_timeout(const http_session& s) const {
+        const auto idle = options().session_idle_timeout;
+        return idle.count() > 0 && std::chrono::steady_clock::now() - s.last_used > idle;
+    }
+
+    // Ends the sessions idle past session_idle_timeout, then the idlest ones past max_sessions.
     void make_room() {
+        for (auto it = sessions.begin(); it != sessions.end();) {
+            if (!idle_past_timeout(it->second)) {
+                ++it;
+                continue;
+            }
+            it->second.session->cancel_all();
+            it = sessions.erase(it);
+        }
         while (!sessions.empty() && sessions.size() >= std::max<std::size_t>(options().max_sessions, 1)) {
             auto idlest = sessions.begin();
             for (auto it = sessions.begin(); it != sessions.end(); ++it)
@@ -98,15 +113,20 @@ struct server::state {
             make_room();
             session = std::make_shared<detail::server_session>(catalog);
             session_id = new_session_id();
-            sessions[session_id] = {session, std::chrono::steady_clock::now()};
+            sessions[session_id] = {session, std::chrono::steady_clock::now(), request.caller};
         } else {
             const std::string* given = request.header("Mcp-Session-Id");
             if (!given) {
                 co_await writer.send(rpc_error_shape(400, "an Mcp-Session-Id header is needed after initialize"));
                 co_return;
             }
-            const auto it = sessions.find(*given);
-            if (it == sessions.end()) {
+            auto it = sessions.find(*given);
+            if (it != sessions.end() && idle_past_timeout(it->second)) {
+                it->second.session->cancel_all();
+                sessions.erase(it);
+                it = sessions.end();
+            }
+            if (it == sessions.end() || it->second.caller != request.caller) {
                 co_await writer.send(rpc_error_shape(404, "the session " + json_detail::valid_utf8(*given) + " is unknown or has ended; initialize again"));
                 co_return;
             }
@@ -146,13 +166,17 @@ struct server::state {
         detail::server_session::notify_function to_events = [&events](std::string m) { events.push(std::move(m)); };
         std::optional<std::string> answer = co_await session->handle(message, std::move(to_events));
         if (answer) events.push(std::move(*answer));
+        // The writes hold `writer`: wait for them even when the request is canceled (the server
+        // stops), or they would write through a writer gone with this frame.
+        co_await asio::this_coro::reset_cancellation_state();
         co_await events.drained();
         co_await writer.finish();
     }
 
     asio::awaitable<void> end_session(net::server_request& request, net::response_writer& writer) {
         const std::string* given = request.header("Mcp-Session-Id");
-        const auto it = given ? sessions.find(*given) : sessions.end();
+        auto it = given ? sessions.find(*given) : sessions.end();
+        if (it != sessions.end() && it->second.caller != request.caller) it = sessions.end();
         if (it == sessions.end()) {
             net::http_reply refused = given ? rpc_error_shape(404, "the session is unknown or has ended")
                                             : rpc_error_shape(400, "an Mcp-Session-Id header is needed");
@@ -230,6 +254,9 @@ asio::awaitable<void> server::serve_stdio(int input_fd, int output_fd) {
                        }(session, std::move(message), notify, writes, running, calls_done),
                        asio::detached);
     }
+    // The calls hold `running` and `calls_done`: wait for them even when this wait is canceled
+    // (an awaitable throws at once in a canceled coroutine, which would free both under them).
+    co_await asio::this_coro::reset_cancellation_state();
     session->cancel_all();
     while (running > 0) {
         calls_done.expires_at(asio::steady_timer::time_point::max());

@@ -34,14 +34,15 @@ namespace json = boost::json;
     "local function keep() if ARGV[1] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[1]) "                      \
     "redis.call('PEXPIRE', KEYS[2], ARGV[1]) end end\n"
 
-// KEYS: hash, updates. ARGV: ttl, lease, context_id, state, error, properties, input, updates...
+// KEYS: hash, updates. ARGV: ttl, lease, context_id, state, error, properties, input, owner, updates...
 // 1 when created, 0 when the id is taken.
 const script create_script(FORMA_TASK_SCRIPT_PRELUDE R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local t = now_ms()
 redis.call('HSET', KEYS[1], 'context_id', ARGV[3], 'state', ARGV[4], 'error', ARGV[5], 'properties', ARGV[6],
-           'input', ARGV[7], 'cancel', '0', 'version', '1', 'created', t, 'updated', t, 'lease_until', t + tonumber(ARGV[2]))
-for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+           'input', ARGV[7], 'owner', ARGV[8], 'cancel', '0', 'version', '1', 'created', t, 'updated', t,
+           'lease_until', t + tonumber(ARGV[2]))
+for i = 9, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 keep()
 return 1
 )lua");
@@ -239,7 +240,7 @@ asio::awaitable<void> task_store::create(agent_task task) {
     check_id(task.id);
     const auto s = state_;
     std::vector<std::string> arguments{s->ttl(), s->lease(), task.context_id, std::string(to_string(task.state)), task.error,
-                                       json::serialize(task.properties), json::serialize(json::value_from(task.input))};
+                                       json::serialize(task.properties), json::serialize(json::value_from(task.input)), task.owner};
     for (const agent_response_update& u : task.updates) arguments.push_back(json::serialize(json::value_from(u)));
     const reply r = co_await s->eval(create_script, task.id, std::move(arguments));
     if (r.integer != 1) throw error("a task " + json_detail::valid_utf8(task.id) + " is already in the task store");
@@ -254,7 +255,7 @@ asio::awaitable<std::optional<agent_task>> task_store::load(std::string id) {
     std::map<std::string, std::string> fields;
     const std::vector<reply>& flat = r->elements[0].elements;
     for (std::size_t i = 0; i + 1 < flat.size(); i += 2) fields[flat[i].text] = flat[i + 1].text;
-    agent_task task{.id = id, .context_id = fields["context_id"], .state = s->state_named(fields["state"], id)};
+    agent_task task{.id = id, .context_id = fields["context_id"], .owner = fields["owner"], .state = s->state_named(fields["state"], id)};
     try {
         task.input = json::value_to<std::vector<chat_message>>(json::parse(fields["input"]));
         task.properties = json::parse(fields["properties"]).as_object();

@@ -90,13 +90,13 @@ struct ag_ui_endpoint::state {
     ag_ui_options options;
     agent_detail::task_runner runner;
 
-    asio::awaitable<resumption> paused_run(const std::vector<detail::ag_ui_resume_entry>& entries) {
+    asio::awaitable<resumption> paused_run(const std::vector<detail::ag_ui_resume_entry>& entries, const std::string& owner) {
         const std::string& first = entries.front().interrupt_id;
         const std::string task_id = first.substr(0, first.find('/'));
         for (const auto& e : entries)
             if (e.interrupt_id.size() <= task_id.size() || e.interrupt_id.compare(0, task_id.size() + 1, task_id + "/") != 0)
                 throw refusal{400, "resume entries must answer the interrupts of one run (" + e.interrupt_id + " is of another)"};
-        std::optional<agent_task> paused = co_await options.tasks->load(task_id);
+        std::optional<agent_task> paused = co_await agent_detail::load_owned(*options.tasks, task_id, owner);
         if (!paused) throw refusal{404, "no paused run has the interrupt " + first};
         if (paused->state != task_state::input_required)
             throw refusal{409, "the run of the interrupt " + first + " is not waiting for an answer: it was answered already, or it ended"};
@@ -122,9 +122,10 @@ struct ag_ui_endpoint::state {
         } catch (const refusal& r) {
             refused = r;
         }
+        const std::string owner = agent_detail::task_owner("ag-ui", request.caller);
         if (!refused && !input.resume.empty()) {
             try {
-                resumed = co_await paused_run(input.resume);
+                resumed = co_await paused_run(input.resume, owner);
                 // Answered: a second resume of the same interrupts is refused, also one that
                 // came at the same time (to another server of a fleet, say).
                 const task_state answered = resumed->ends ? task_state::canceled : task_state::completed;
@@ -148,8 +149,8 @@ struct ag_ui_endpoint::state {
             context_id = resumed->paused.context_id;
             run_input = std::move(resumed->input);
             if (resumed->ends) {
-                co_await options.sessions->erase(session_id(context_id));
-                agent_task ended{.id = resumed->paused.id, .context_id = context_id, .state = task_state::canceled};
+                co_await options.sessions->erase(agent_detail::task_session(resumed->paused));
+                agent_task ended{.id = resumed->paused.id, .context_id = context_id, .owner = owner, .state = task_state::canceled};
                 std::string text = sse(events.run_started());
                 for (const json::object& e : events.finish(ended, false)) text += sse(e);
                 co_await writer.start(std::move(head));
@@ -158,12 +159,12 @@ struct ag_ui_endpoint::state {
                 co_return;
             }
         }
-        agent_task task{.id = make_unique_id(), .context_id = context_id, .input = run_input};
+        agent_task task{.id = make_unique_id(), .context_id = context_id, .owner = owner, .input = run_input};
         co_await options.tasks->create(task);
         agent_run_options run_options;
         run_options.response_format = options.answer_format;
         if (!input.forwarded_props.empty()) run_options.additional_properties["ag_ui.forwarded_props"] = std::move(input.forwarded_props);
-        runner.start(task.id, context_id, std::move(run_input), std::move(run_options));
+        runner.start(task, std::move(run_input), std::move(run_options));
 
         std::exception_ptr gone; // the client went away, or the server stops
         std::optional<agent_task> final_task;
@@ -177,7 +178,7 @@ struct ag_ui_endpoint::state {
         }
         if (gone || !final_task || final_task->state != task_state::input_required) {
             co_await asio::this_coro::reset_cancellation_state();
-            co_await options.sessions->erase(session_id(context_id));
+            co_await options.sessions->erase(agent_detail::task_session(task));
         }
         if (gone) std::rethrow_exception(gone);
         co_await writer.finish();

@@ -1,6 +1,7 @@
 // forma::serving::openai_endpoints: an agent behind OpenAI's Chat Completions and Responses APIs.
 #include <forma/serving/openai_endpoints.hpp>
 #include <forma/model/agent_response_builder.hpp>
+#include <forma/net/http_error.hpp>
 
 #include "../agent/task_runner.hpp"
 #include "../json/json_text.hpp"
@@ -43,6 +44,19 @@ net::http_reply openai_error_shape(unsigned status, std::string_view message) {
 
 net::http_reply invalid_request(const detail::request_error& e) {
     return json_reply(400, error_body(e.message, "invalid_request_error", e.param));
+}
+
+// A run that failed before answering: 400 when the model refused the request as invalid (what the
+// caller asked for, such as its response format), else 500.
+net::http_reply failed_run(const std::exception_ptr& failure) {
+    const std::string why = "the agent failed: " + failure_text(failure);
+    try {
+        std::rethrow_exception(failure);
+    } catch (const http_error& e) {
+        if (e.status() == 400 || e.status() == 422) return json_reply(400, error_body(why, "invalid_request_error"));
+    } catch (...) {
+    }
+    return json_reply(500, error_body(why, "server_error"));
 }
 
 } // namespace
@@ -107,7 +121,7 @@ struct openai_endpoints::state {
                 failure = std::current_exception();
             }
             if (failure) {
-                co_await writer.send(json_reply(500, error_body("the agent failed: " + failure_text(failure), "server_error")));
+                co_await writer.send(failed_run(failure));
                 co_return;
             }
             co_await writer.send(json_reply(200, json::serialize(detail::chat_completion(answer, id, model, created))));
@@ -176,16 +190,31 @@ struct openai_endpoints::state {
             co_await writer.send(invalid_request(*refused));
             co_return;
         }
+        const std::string owner = agent_detail::task_owner("openai", request.caller);
         std::string context_id;
+        std::vector<function_approval_request_content> pending;
+        std::optional<agent_task> previous;
         if (!run.previous_response_id.empty()) {
-            std::optional<agent_task> previous = co_await options.tasks->load(run.previous_response_id);
+            previous = co_await agent_detail::load_owned(*options.tasks, run.previous_response_id, owner);
             if (!previous) {
                 co_await writer.send(json_reply(400, error_body("no response " + run.previous_response_id + " to continue",
                                                                 "invalid_request_error", "previous_response_id")));
                 co_return;
             }
+            pending = last_answer(*previous).approval_requests();
+        }
+        // The input's answers to approval requests, each by the call id of a request it answers.
+        try {
+            detail::read_approval_answers(run.input, pending, "input");
+        } catch (const detail::request_error& e) {
+            refused = e;
+        }
+        if (refused) {
+            co_await writer.send(invalid_request(*refused));
+            co_return;
+        }
+        if (previous) {
             // A response waiting for its caller is answered once: of two answers, even at once, the first runs.
-            const std::vector<function_approval_request_content> pending = last_answer(*previous).approval_requests();
             if (previous->state == task_state::input_required || !pending.empty()) {
                 const bool answered_here = co_await options.tasks->transition(previous->id, task_state::input_required, task_state::completed);
                 if (!answered_here) {
@@ -196,14 +225,13 @@ struct openai_endpoints::state {
                 }
             }
             context_id = previous->context_id;
-            detail::read_approval_answers(run.input, pending);
         } else {
             context_id = make_unique_id();
         }
-        agent_task task{.id = "resp_" + make_unique_id(), .context_id = context_id, .input = run.input};
+        agent_task task{.id = "resp_" + make_unique_id(), .context_id = context_id, .owner = owner, .input = run.input};
         task.properties = detail::response_base(task.id, options.model, unix_now(), *body);
         co_await options.tasks->create(task);
-        runner.start(task.id, context_id, std::move(run.input), std::move(run.options));
+        runner.start(task, std::move(run.input), std::move(run.options));
         if (run.stream) {
             co_await stream_response(writer, task.id, task.properties, run.background, std::nullopt);
         } else if (run.background) {
@@ -271,7 +299,7 @@ struct openai_endpoints::state {
             co_await writer.send(openai_error_shape(404, "nothing is served at " + request.path));
             co_return;
         }
-        std::optional<agent_task> task = co_await options.tasks->load(rest);
+        std::optional<agent_task> task = co_await agent_detail::load_owned(*options.tasks, rest, agent_detail::task_owner("openai", request.caller));
         if (!task) {
             co_await writer.send(openai_error_shape(404, "no response " + rest));
             co_return;

@@ -1,11 +1,16 @@
 #include "openai_request.hpp"
 
 #include "../json/json_members.hpp"
+#include "../json/json_text.hpp"
 
 #include <forma/error.hpp>
+#include <forma/json/schema_validator.hpp>
+#include <forma/json/strict_rules.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+
+#include <algorithm>
 
 namespace forma::serving::detail {
 
@@ -71,8 +76,18 @@ void read_format(const json::object& format, const std::string& param, agent_run
     const json::value* nested = format.if_contains("json_schema");
     const json::object& spec = nested && nested->is_object() ? nested->get_object() : format;
     const json::value* schema = spec.if_contains("schema");
-    if (!schema || !schema->is_object()) refuse(param + ".schema", "a json_schema format needs a schema object");
+    const std::string schema_param = param + (nested && nested->is_object() ? ".json_schema.schema" : ".schema");
+    if (!schema || !schema->is_object()) refuse(schema_param, "a json_schema format needs a schema object");
     const json::value* strict = spec.if_contains("strict");
+    // A schema the model would refuse is the caller's to fix: a 400 naming where, not a failed run.
+    try {
+        (void)schema_validator(schema->get_object());
+    } catch (const error& e) {
+        refuse(schema_param, e.what());
+    }
+    if (strict && strict->is_bool() && strict->get_bool())
+        if (const std::optional<std::string> broken = openai_strict_violation(schema->get_object()))
+            refuse(schema_param, "a strict schema must keep OpenAI's strict rules: " + *broken);
     try {
         options.response_format = response_format::json_schema(json_detail::string_member(spec, "name"), schema->get_object(),
                                                                json_detail::string_member(spec, "description"),
@@ -167,7 +182,7 @@ run_request read_chat_request(const json::object& body) {
         }
         out.input.emplace_back(role, std::move(contents));
     }
-    read_approval_answers(out.input, {});
+    read_approval_answers(out.input, {}, "messages");
     if (const json::value* format = body.if_contains("response_format"); format && format->is_object())
         read_format(format->get_object(), "response_format", out.options);
     read_sampling(body, {"max_tokens", "max_completion_tokens"}, out.options);
@@ -208,7 +223,6 @@ run_request read_responses_request(const json::object& body) {
             }
         }
         if (out.input.empty()) refuse("input", "input must hold at least one message");
-        read_approval_answers(out.input, {});
     }
     if (const json::value* text = body.if_contains("text"); text && text->is_object())
         if (const json::value* format = text->get_object().if_contains("format"); format && format->is_object())
@@ -220,21 +234,46 @@ run_request read_responses_request(const json::object& body) {
     return out;
 }
 
-void read_approval_answers(std::vector<chat_message>& input, const std::vector<function_approval_request_content>& pending) {
+void read_approval_answers(std::vector<chat_message>& input, const std::vector<function_approval_request_content>& pending,
+                           std::string_view param) {
+    const auto waited = [&](const std::string& call_id) {
+        return std::find_if(pending.begin(), pending.end(), [&](const auto& r) { return r.id == call_id; });
+    };
+    std::vector<std::string> answered;
     for (chat_message& m : input) {
         if (m.role != chat_role::tool() || m.contents.size() != 1) continue;
         const auto* result = std::get_if<function_result_content>(&m.contents.front());
-        const std::optional<std::pair<bool, std::string>> decision = result ? decision_of(*result) : std::nullopt;
-        if (!decision) continue;
+        if (!result) continue;
         const std::string call_id = result->call_id;
+        const auto request = waited(call_id);
+        const bool asked_in_input = std::any_of(input.begin(), input.end(), [&](const chat_message& other) {
+            return other.role == chat_role::assistant() && std::any_of(other.contents.begin(), other.contents.end(), [&](const content& c) {
+                       const auto* call = std::get_if<function_call_content>(&c);
+                       return call && call->call_id == call_id;
+                   });
+        });
+        if (request == pending.end() && !asked_in_input)
+            refuse(std::string(param), "the tool result for call_id \"" + json_detail::valid_utf8(call_id) +
+                                           "\" answers no tool call of this conversation");
+        if (std::find(answered.begin(), answered.end(), call_id) != answered.end())
+            refuse(std::string(param), "the call " + json_detail::valid_utf8(call_id) + " is answered twice");
+        const std::optional<std::pair<bool, std::string>> decision = decision_of(*result);
+        if (!decision) {
+            if (request != pending.end())
+                refuse(std::string(param), "the answer to the call " + call_id + " must be {\"approved\": boolean, \"reason\"?: string}");
+            continue; // a result of a call in the input, for the agent to read
+        }
+        answered.push_back(call_id);
         std::optional<function_call_content> call;
-        for (const function_approval_request_content& request : pending)
-            if (request.id == call_id) call = request.call;
-        if (!call) call = ask_approval_of(input, call_id);
-        if (!call) continue;
+        if (request != pending.end()) call = request->call;
+        else call = ask_approval_of(input, call_id);
         m = chat_message(chat_role::user(), std::vector<content>{
             function_approval_response_content(call_id, decision->first, std::move(*call), decision->second)});
     }
+    for (const function_approval_request_content& request : pending)
+        if (std::find(answered.begin(), answered.end(), request.id) == answered.end())
+            refuse(std::string(param), "the response waits for an answer to the call " + request.id + " (" + json_detail::valid_utf8(request.call.name) +
+                                           "): send its function_call_output, {\"approved\": boolean, \"reason\"?: string}");
 }
 
 } // namespace forma::serving::detail

@@ -10,6 +10,7 @@
 #include <boost/json/object.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace forma::serving::detail {
@@ -32,8 +33,12 @@ run_request read_responses_request(const boost::json::object& body);
 /** The caller's answers to the approval requests the endpoints sent as tool calls: a tool
     result {"approved": bool, "reason"?: string} for a call in `input`, or for one of `pending`
     (the requests of the response continued), becomes an approval response, and the call in
-    `input` the approval request it answers.
+    `input` the approval request it answers. (POST /responses reads them once it knows `pending`.)
+    @throws request_error (naming `param`) for a tool result whose call id is neither pending nor
+    a call in `input`, a call answered twice, a pending call left unanswered or answered with
+    something other than a decision.
 */
-void read_approval_answers(std::vector<chat_message>& input, const std::vector<function_approval_request_content>& pending);
+void read_approval_answers(std::vector<chat_message>& input, const std::vector<function_approval_request_content>& pending,
+                           std::string_view param);
 
 } // namespace forma::serving::detail

@@ -246,6 +246,26 @@ TEST(A2aServerWire, AnswersMalformedRequestsWithJsonRpcErrors) {
     }());
 }
 
+// An error is a whole answer: the connection carries the next request (found by fuzz_a2a_server:
+// the dispatcher ended an error it had sent whole as if it were a stream, which closed the connection).
+TEST(A2aServerWire, AnErrorKeepsTheConnectionForTheNextRequest) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server a2a(served);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, a2a.routes());
+        auto c = co_await forma_test::raw_http::connection::open(s.port());
+        co_await c.send(forma_test::raw_http::post("/a2a", R"({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"nope"}})"));
+        const auto refused = co_await c.read();
+        co_await c.send(forma_test::raw_http::post("/a2a", R"({"jsonrpc":"2.0","id":2,"method":"tasks/explode","params":{}})"));
+        const auto second = co_await c.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(refused && second);
+        EXPECT_EQ(error_code_of(json::parse(refused->body())), -32001);
+        EXPECT_EQ(error_code_of(json::parse(second->body())), -32601) << "answered on the same connection";
+    }());
+}
+
 TEST(A2aServerWire, AFinishedTaskCannotBeCanceled) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
@@ -320,6 +340,7 @@ TEST(A2aServerWire, ServesTheCardOfTheVersionAskedFor) {
         running_server s(io, a2a.routes());
         const auto modern = co_await raw_http::exchange(s.port(), raw_http::get("/.well-known/agent-card.json", "A2A-Version: 1.0\r\n"));
         const auto legacy = co_await raw_http::exchange(s.port(), raw_http::get("/.well-known/agent-card.json"));
+        const std::string reached = s.base_url() + "/a2a";
         co_await s.finish();
         const json::object card_1_0 = json::parse(modern.body()).as_object();
         const json::object card_0_3 = json::parse(legacy.body()).as_object();
@@ -329,12 +350,43 @@ TEST(A2aServerWire, ServesTheCardOfTheVersionAskedFor) {
         CO_ASSERT_TRUE(interfaces.size() == 2u);
         EXPECT_EQ(interfaces.at(0).at("protocolVersion").as_string(), "1.0");
         EXPECT_EQ(interfaces.at(0).at("protocolBinding").as_string(), "JSONRPC");
-        EXPECT_EQ(interfaces.at(0).at("url").as_string(), "http://test/a2a");
+        EXPECT_EQ(interfaces.at(0).at("url").as_string(), reached) << "the address reached, not the Host";
         EXPECT_EQ(interfaces.at(1).at("protocolVersion").as_string(), "0.3");
         EXPECT_EQ(card_0_3.at("protocolVersion").as_string(), "0.3.0");
-        EXPECT_EQ(card_0_3.at("url").as_string(), "http://test/a2a");
+        EXPECT_EQ(card_0_3.at("url").as_string(), reached);
         EXPECT_EQ(card_0_3.at("supportedInterfaces"), card_1_0.at("supportedInterfaces"));
         EXPECT_EQ(modern[boost::beast::http::field::vary], "A2A-Version");
+    }());
+}
+
+// The card's URL comes from the server's configuration or the address a client reached, never
+// from a Host header the operator did not list: a client cannot make the card send other
+// agents elsewhere, nor put bytes that are not UTF-8 into it.
+TEST(A2aServerWire, TheCardNamesAHostOnlyWhereTheOperatorListsIt) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server listed(served, {.card_hosts = {"Agents.Example.com:8443"}});
+    forma::a2a::server configured(served, {.public_url = "https://agents.example.com/a2a"});
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server by_host(io, listed.routes());
+        running_server by_url(io, configured.routes());
+        auto card_for = [](unsigned short port, std::string host) -> asio::awaitable<raw_http::response> {
+            co_return co_await raw_http::exchange(port, "GET /.well-known/agent-card.json HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+        };
+        const auto hostile = co_await card_for(by_host.port(), "\xff\xfe");
+        const auto elsewhere = co_await card_for(by_host.port(), "evil.example.com");
+        const auto named = co_await card_for(by_host.port(), "agents.example.com:8443");
+        const auto configured_card = co_await card_for(by_url.port(), "evil.example.com");
+        const std::string reached = by_host.base_url() + "/a2a";
+        co_await by_host.finish();
+        co_await by_url.finish();
+        boost::system::error_code ec;
+        const json::value hostile_card = json::parse(hostile.body(), ec); // Boost.JSON refuses text that is not UTF-8
+        CO_ASSERT_TRUE(!ec);
+        EXPECT_EQ(hostile_card.at("url").as_string(), reached);
+        EXPECT_EQ(json::parse(elsewhere.body()).at("url").as_string(), reached);
+        EXPECT_EQ(json::parse(named.body()).at("url").as_string(), "http://agents.example.com:8443/a2a");
+        EXPECT_EQ(json::parse(configured_card.body()).at("url").as_string(), "https://agents.example.com/a2a");
     }());
 }
 

@@ -17,7 +17,8 @@ namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
 forma::agent_task sample_task(std::string id) {
-    forma::agent_task task{.id = std::move(id), .context_id = "conversation-1", .input = {forma::chat_message(forma::chat_role::user(), "hello")}};
+    forma::agent_task task{.id = std::move(id), .context_id = "conversation-1", .owner = "a2a/alice",
+                           .input = {forma::chat_message(forma::chat_role::user(), "hello")}};
     task.properties = {{"model", "m"}, {"background", true}};
     task.updates.emplace_back(forma::chat_role::user(), "hello");
     return task;
@@ -51,6 +52,7 @@ TYPED_TEST(task_store_contract, a_created_task_loads_as_it_was_written) {
     const std::optional<forma::agent_task> loaded = this->run(store.load("t1"));
     ASSERT_TRUE(loaded.has_value());
     EXPECT_EQ(loaded->context_id, "conversation-1");
+    EXPECT_EQ(loaded->owner, "a2a/alice");
     EXPECT_EQ(loaded->state, forma::task_state::submitted);
     EXPECT_EQ(loaded->input.at(0).text(), "hello");
     EXPECT_EQ(loaded->properties, (boost::json::object{{"model", "m"}, {"background", true}}));

@@ -274,6 +274,12 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
         const auto unknown = co_await raw_http::exchange(port, raw_http::get("/v1/responses/resp_nope"));
         const auto no_previous = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"x","previous_response_id":"resp_nope"})");
         const auto models = co_await raw_http::exchange(port, raw_http::get("/v1/models"));
+        const auto bad_schema = co_await raw_http::posted(
+            port, "/v1/chat/completions",
+            R"({"model":"m","messages":[{"role":"user","content":"x"}],"response_format":{"type":"json_schema","json_schema":{"name":"a","schema":{"type":"object","properties":{"n":{"type":"integer","minimum":"zero"}}}}}})");
+        const auto loose_strict = co_await raw_http::posted(
+            port, "/v1/responses",
+            R"({"model":"m","input":"x","text":{"format":{"type":"json_schema","name":"a","strict":true,"schema":{"type":"object","properties":{"n":{"type":"integer"}}}}}})");
         co_await s.finish();
         auto error_of = [](const forma_test::raw_http::response& r) { return json::parse(r.body()).at("error"); };
         EXPECT_EQ(not_json.result_int(), 400u);
@@ -289,6 +295,32 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
         EXPECT_EQ(error_of(unknown).at("type").as_string(), "not_found_error");
         EXPECT_EQ(error_of(no_previous).at("param").as_string(), "previous_response_id");
         EXPECT_EQ(json::parse(models.body()).at("data").at(0).at("id").as_string(), "Served agent");
+        EXPECT_EQ(bad_schema.result_int(), 400u) << bad_schema.body();
+        EXPECT_EQ(error_of(bad_schema).at("param").as_string(), "response_format.json_schema.schema");
+        EXPECT_NE(error_of(bad_schema).at("message").as_string().find("/properties/n"), std::string::npos) << bad_schema.body();
+        EXPECT_EQ(loose_strict.result_int(), 400u) << loose_strict.body();
+        EXPECT_EQ(error_of(loose_strict).at("param").as_string(), "text.format.schema");
+    }());
+}
+
+// The model refuses the request as invalid (a 400 from its provider): the caller's request, a 400.
+TEST(OpenaiEndpoints, ARequestTheModelRefusesAsInvalidIsA400) {
+    asio::io_context io;
+    forma::testing::scripted_chat_client model(io.get_executor());
+    model.add_error(std::make_exception_ptr(forma::http_error(400, "invalid_request_error", "Invalid schema for response_format")));
+    model.add_error(std::make_exception_ptr(forma::http_error(503, "server_error", "overloaded")));
+    forma::chat_client_agent agent(model, {.name = "m"});
+    forma::serving::openai_endpoints endpoints(agent);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, endpoints.routes());
+        const std::string body = R"({"model":"m","messages":[{"role":"user","content":"x"}]})";
+        const auto refused = co_await raw_http::posted(s.port(), "/v1/chat/completions", body);
+        const auto failed = co_await raw_http::posted(s.port(), "/v1/chat/completions", body);
+        co_await s.finish();
+        EXPECT_EQ(refused.result_int(), 400u) << refused.body();
+        EXPECT_EQ(json::parse(refused.body()).at("error").at("type"), "invalid_request_error");
+        EXPECT_EQ(failed.result_int(), 500u);
+        EXPECT_EQ(json::parse(failed.body()).at("error").at("type"), "server_error");
     }());
 }
 

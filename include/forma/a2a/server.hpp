@@ -19,8 +19,13 @@ struct server_options {
     /// Where the JSON-RPC endpoint is served; the card is at "/.well-known/agent-card.json".
     std::string rpc_path = "/a2a";
     /// The endpoint's URL as clients reach it, for the card ("https://agents.example.com/a2a").
-    /// Empty: "http(s)://<the request's Host><rpc_path>".
+    /// Empty: "http(s)://<host><rpc_path>", the host being the request's Host where it is one
+    /// of `card_hosts`, else the address the request reached ("127.0.0.1:8080"). A Host that
+    /// is not listed never becomes the URL the card tells other agents to call.
     std::string public_url{};
+    /// The Host header values (any ASCII case, "agents.example.com:8443") that the card's URL
+    /// may name when `public_url` is empty: the names this server is reached by.
+    std::vector<std::string> card_hosts{};
     /// The card's name, description and version; the agent's own name and description when empty.
     std::string name{};
     std::string description{};
@@ -62,8 +67,11 @@ struct server_options {
     - An approval request or a question (awaits_input) is `input-required`: the status message
       carries the question's text and a data part per approval request
       ({"type": "function_approval_request", "id", "name", "arguments"}). The next message in
-      the task answers: data parts {"type": "function_approval_response", "id", "approved"},
-      or text ("approve"/"yes" approves every request, anything else rejects them).
+      the task answers: data parts {"type": "function_approval_response", "id", "approved",
+      "reason"?}, and text for the requests no data part answers ("approve"/"yes" approves
+      them, other words reject them with the words as the reason). A message that answers a
+      request the task does not wait for, answers one twice, or leaves one undecided is refused
+      (-32602) and the task still waits.
     - A streamed task: the Task, then status and artifact updates as the text comes (the
       answer is one artifact, "answer"), then a final status update; the stream then ends.
     - Errors are JSON-RPC errors: -32700 (not JSON), -32600 (not a request), -32601 (unknown

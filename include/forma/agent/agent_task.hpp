@@ -34,12 +34,19 @@ bool has_stopped(task_state state) noexcept;
 */
 struct agent_task {
     std::string id;
-    /// The conversation (the session's id) it belongs to.
+    /// The conversation it belongs to (its session, within its owner's).
     std::string context_id;
+    /** Who may reach it: the protocol that made it and the caller that asked
+        (net::server_request::caller), as "<protocol>/<caller>" ("a2a/", "openai/alice"). A
+        server's endpoints find only the tasks of their own protocol and caller.
+    */
+    std::string owner{};
     task_state state = task_state::submitted;
     /// The messages that started it.
     std::vector<chat_message> input{};
-    /// What the run has said so far, in order: merged with to_agent_response, the answer.
+    /// What the run has said so far, in order (merged with to_agent_response, the answer), and
+    /// where the caller spoke (an update of role user without contents: the words are in
+    /// `input` and the session).
     std::vector<agent_response_update> updates{};
     /// What the server that made it keeps to show it again (a Response's settings); any JSON.
     boost::json::object properties{};

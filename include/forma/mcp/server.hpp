@@ -26,6 +26,9 @@ struct server_options {
     std::string path = "/mcp";
     /// Streamable HTTP sessions (Mcp-Session-Id) kept at once; one more initialize drops the idlest.
     std::size_t max_sessions = 10'000;
+    /// A Streamable HTTP session unused for this long ends (a request naming it then gets 404);
+    /// zero: sessions end only by DELETE or max_sessions.
+    std::chrono::milliseconds session_idle_timeout{std::chrono::hours(1)};
 };
 
 /** Serves function_tools (and agents, through as_tool) over MCP: stdio (serve_stdio) and
@@ -47,7 +50,8 @@ struct server_options {
       notifications/cancelled cancels the call, which then gets no answer.
     - Streamable HTTP: POST carries the client's messages (a request gets application/json, or an
       event stream when it asked for progress; notifications and responses get 202), the
-      session is Mcp-Session-Id (400 without it, 404 for an unknown or ended one), DELETE ends it,
+      session is Mcp-Session-Id (400 without it, 404 for an unknown or ended one, and for one
+      another caller started: net::authentication::caller), DELETE ends it,
       GET (a stream for server-initiated messages) is 405: this server sends none.
     Runs on `executor`; the tools run there too.
 */
