@@ -41,6 +41,39 @@ TEST(in_memory_session_store, size_counts_live_sessions_only) {
     EXPECT_EQ(store.size(), 1u);
 }
 
+// Bounded as a peak: past max_sessions or max_bytes the sessions saved longest ago go.
+TEST(in_memory_session_store, the_sessions_saved_longest_ago_give_way_at_its_limits) {
+    boost::asio::io_context io;
+    forma::in_memory_session_store by_count(io.get_executor(), {.max_sessions = 2});
+    forma::in_memory_session_store by_bytes(io.get_executor(), {.max_bytes = 2500}); // two sessions of about 950 bytes
+    std::vector<bool> counted, sized;
+    forma_test::run_bounded(io, [&]() -> boost::asio::awaitable<bool> {
+        for (const char* id : {"a", "b", "c"}) {
+            agent_session s{forma::session_id(id)};
+            co_await by_count.save(s);
+        }
+        agent_session a_again = *co_await by_count.load(forma::session_id("b")); // saved again: the newest
+        co_await by_count.save(a_again);
+        agent_session d{forma::session_id("d")};
+        co_await by_count.save(d);
+        for (const char* id : {"a", "b", "c", "d"}) counted.push_back((co_await by_count.load(forma::session_id(id))).has_value());
+        for (const char* id : {"x", "y", "z"}) {
+            agent_session s{forma::session_id(id)};
+            s.history.emplace_back(forma::chat_role::user(), std::string(900, 'w'));
+            co_await by_bytes.save(s);
+        }
+        for (const char* id : {"x", "y", "z"}) sized.push_back((co_await by_bytes.load(forma::session_id(id))).has_value());
+        co_return true;
+    }(), std::chrono::seconds(10));
+    EXPECT_EQ(counted, (std::vector<bool>{false, true, false, true})) << "a and c went, the oldest saved";
+    EXPECT_EQ(sized, (std::vector<bool>{false, true, true}));
+    EXPECT_EQ(by_bytes.size(), 2u);
+}
+
+TEST(in_memory_session_store, sessions_expire_by_default) {
+    EXPECT_GT(forma::in_memory_session_store_options{}.ttl.count(), 0) << "expiry is on without options";
+}
+
 TEST(agent_session_json, the_version_round_trips_and_a_bad_one_is_named) {
     agent_session s(forma::session_id("v"));
     s.version = 7;
