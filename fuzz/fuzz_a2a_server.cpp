@@ -17,14 +17,8 @@ void check_card(const forma_fuzz::kept_answer& answer) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    if (size == 0) return 0;
-    const std::uint8_t config = data[0];
-    forma_fuzz::served_world world;
-    for (const std::string_view record : forma_fuzz::records({reinterpret_cast<const char*>(data) + 1, size - 1})) {
-        if (record.empty()) continue;
-        const std::uint8_t selector = static_cast<std::uint8_t>(record[0]);
-        const std::uint8_t as = static_cast<std::uint8_t>(config ^ (selector & 8));
-        std::string body = world.with_ids(record.substr(1));
+    forma_fuzz::run_sequence(data, size, [](forma_fuzz::served_world& world, std::uint8_t selector, std::uint8_t as, std::string_view record) {
+        std::string body = world.with_ids(record);
         switch (selector % 8) {
         case 5: { // the card, asked for with the body as the Host
             forma::net::server_request r = forma_fuzz::request_of("GET", "/.well-known/agent-card.json", {}, as);
@@ -44,7 +38,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             forma_fuzz::check_json_rpc_answer(body, answer);
         }
         }
-    }
-    world.check_consistent();
+    });
     return 0;
 }

@@ -10,7 +10,7 @@ namespace {
 void check_ag_ui_answer(const forma_fuzz::kept_answer& answer) {
     if (answer.head.status == 200) {
         forma_fuzz::check(answer.streamed, "an AG-UI run is answered with its events");
-        for (const std::string& data : forma_fuzz::served_world::event_data(answer.body)) {
+        for (const std::string& data : forma_test::raw_http::sse_data(answer.body)) {
             const boost::json::value event = forma_fuzz::served_world::parsed(data);
             forma_fuzz::check(event.is_object() && event.at("type").is_string(), "an AG-UI event without a type");
         }
@@ -25,14 +25,8 @@ void check_ag_ui_answer(const forma_fuzz::kept_answer& answer) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    if (size == 0) return 0;
-    const std::uint8_t config = data[0];
-    forma_fuzz::served_world world;
-    for (const std::string_view record : forma_fuzz::records({reinterpret_cast<const char*>(data) + 1, size - 1})) {
-        if (record.empty()) continue;
-        const std::uint8_t selector = static_cast<std::uint8_t>(record[0]);
-        const std::uint8_t as = static_cast<std::uint8_t>(config ^ (selector & 8));
-        std::string body = world.with_ids(record.substr(1));
+    forma_fuzz::run_sequence(data, size, [](forma_fuzz::served_world& world, std::uint8_t selector, std::uint8_t as, std::string_view record) {
+        std::string body = world.with_ids(record);
         switch (selector % 4) {
         case 3: // another protocol's, with an interrupt's task
             (void)world.ask(forma_fuzz::request_of("POST", "/v1/responses",
@@ -43,7 +37,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         default:
             check_ag_ui_answer(world.ask(forma_fuzz::request_of("POST", "/ag-ui", body, as)));
         }
-    }
-    world.check_consistent();
+    });
     return 0;
 }

@@ -19,15 +19,10 @@
 
 namespace forma_fuzz {
 
-/// The records of an input: its bytes after the config byte, cut at 0x1e.
+/// The answers of an input: its records (fuzz_support.hpp's records()), as strings.
 inline std::vector<std::string> answer_records(std::string_view bytes) {
     std::vector<std::string> out;
-    while (out.size() < 16) {
-        const std::size_t end = bytes.find('\x1e');
-        out.emplace_back(bytes.substr(0, end));
-        if (end == std::string_view::npos) break;
-        bytes.remove_prefix(end + 1);
-    }
+    for (const std::string_view r : records(bytes)) out.emplace_back(r);
     return out;
 }
 
@@ -67,12 +62,21 @@ inline std::string answer_with(std::string_view body, bool as_events, int status
     return forma_test::scripted_http_server::response(status, "text/event-stream", events);
 }
 
-/// An error a client threw must read as a sentence: valid UTF-8.
-inline void check_readable(const std::exception& e) {
-    boost::json::string text(e.what());
-    boost::system::error_code ec;
-    (void)boost::json::parse(boost::json::serialize(text), ec);
-    check(!ec, "an error's message is not UTF-8");
+/// What a client threw: a typed error (forma::error, or Boost.System's) whose message reads as a
+/// sentence, valid UTF-8; anything else is a finding.
+inline void check_thrown(std::exception_ptr thrown) {
+    try {
+        std::rethrow_exception(thrown);
+    } catch (const forma::error& e) {
+        check(valid_utf8_text(e.what()), "an error's message is not UTF-8");
+    } catch (const boost::system::system_error& e) {
+        check(valid_utf8_text(e.what()), "an error's message is not UTF-8");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fuzz oracle: untyped exception escaped: %s\n", e.what());
+        std::abort();
+    } catch (...) {
+        fail("an exception not derived from std::exception escaped");
+    }
 }
 
 } // namespace forma_fuzz

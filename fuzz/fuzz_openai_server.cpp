@@ -19,14 +19,8 @@ void check_openai_error(const forma_fuzz::kept_answer& answer) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    if (size == 0) return 0;
-    const std::uint8_t config = data[0];
-    forma_fuzz::served_world world;
-    for (const std::string_view record : forma_fuzz::records({reinterpret_cast<const char*>(data) + 1, size - 1})) {
-        if (record.empty()) continue;
-        const std::uint8_t selector = static_cast<std::uint8_t>(record[0]);
-        const std::uint8_t as = static_cast<std::uint8_t>(config ^ (selector & 8));
-        std::string body = world.with_ids(record.substr(1));
+    forma_fuzz::run_sequence(data, size, [](forma_fuzz::served_world& world, std::uint8_t selector, std::uint8_t as, std::string_view record) {
+        std::string body = world.with_ids(record);
         forma::net::server_request request;
         switch (selector % 8) {
         case 0: case 1: request = forma_fuzz::request_of("POST", "/v1/chat/completions", body, as); break;
@@ -39,7 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         const forma_fuzz::kept_answer answer = world.ask(std::move(request));
         if (selector % 8 != 7) check_openai_error(answer);
-    }
-    world.check_consistent();
+    });
     return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "fuzz_support.hpp"
 
+#include "net/http_client_stub.hpp"
 #include "support/rule_model.hpp"
 
 #include <forma/a2a/server.hpp>
@@ -76,14 +77,6 @@ public:
     bool finished = false;
 };
 
-/// Whether `text` is UTF-8 (what Boost.JSON's parser accepts in a string).
-inline bool valid_utf8(std::string_view text) {
-    boost::json::string s(text);
-    boost::system::error_code ec;
-    (void)boost::json::parse(boost::json::serialize(s), ec);
-    return !ec;
-}
-
 /// The servers of one fuzz input, and its requests.
 class served_world {
 public:
@@ -132,13 +125,13 @@ public:
         io.poll(); // what the answer set going (a task's run) goes on to its end
         check(!escaped || answer.streamed, "an exception escaped a handler that had not started streaming");
         check(answer.started(), "a request got no answer");
-        check(valid_utf8(answer.body), "an answer is not UTF-8");
+        check(valid_utf8_text(answer.body), "an answer is not UTF-8");
         if (answer.head.status >= 500)
             check(model.failures > failures_before, "a 5xx answer though the agent did not fail");
         const bool json_body = answer.head.content_type.starts_with("application/json");
         if (json_body && !answer.body.empty()) remember(parsed(answer.body));
         if (answer.head.content_type.starts_with("text/event-stream"))
-            for (const std::string& data : event_data(answer.body))
+            for (const std::string& data : forma_test::raw_http::sse_data(answer.body))
                 if (data != "[DONE]") remember(parsed(data));
         for (const auto& [name, value] : answer.head.headers)
             if (name == "Mcp-Session-Id") add_id(value);
@@ -192,17 +185,6 @@ public:
         return v;
     }
 
-    static std::vector<std::string> event_data(std::string_view body) {
-        std::vector<std::string> out;
-        std::size_t at = 0;
-        while ((at = body.find("data: ", at)) != std::string_view::npos) {
-            const std::size_t end = body.find('\n', at);
-            out.emplace_back(body.substr(at + 6, end - at - 6));
-            at = end;
-        }
-        return out;
-    }
-
     boost::asio::io_context io;
     forma_test::rule_model model;
     std::shared_ptr<forma::in_memory_task_store> tasks;
@@ -245,7 +227,7 @@ inline void check_json_rpc_answer(std::string_view request_body, const kept_answ
     const bool usable_id = id && (id->is_string() || id->is_int64() || id->is_uint64());
     std::vector<std::string> messages;
     if (answer.streamed) {
-        messages = served_world::event_data(answer.body);
+        messages = forma_test::raw_http::sse_data(answer.body);
     } else if (!answer.body.empty()) {
         messages.push_back(answer.body);
     }
@@ -281,16 +263,20 @@ inline forma::net::server_request request_of(std::string method, std::string pat
     return r;
 }
 
-/// The records of an input: its bytes after the config byte, cut at 0x1e.
-inline std::vector<std::string_view> records(std::string_view bytes) {
-    std::vector<std::string_view> out;
-    while (out.size() < 16) {
-        const std::size_t end = bytes.find('\x1e');
-        out.push_back(bytes.substr(0, end));
-        if (end == std::string_view::npos) break;
-        bytes.remove_prefix(end + 1);
+/** An input as a sequence on one served_world: for each record, `each(world, selector, config,
+    body)` with the record's selector byte, the config byte as that record's caller makes it (the
+    selector's bit 3 flips it), and the rest with the ids put in; then the world's checks. */
+template <class Each>
+void run_sequence(const std::uint8_t* data, std::size_t size, Each each) {
+    if (size == 0) return;
+    const std::uint8_t config = data[0];
+    served_world world;
+    for (const std::string_view record : records({reinterpret_cast<const char*>(data) + 1, size - 1})) {
+        if (record.empty()) continue;
+        const auto selector = static_cast<std::uint8_t>(record[0]);
+        each(world, selector, static_cast<std::uint8_t>(config ^ (selector & 8)), record.substr(1));
     }
-    return out;
+    world.check_consistent();
 }
 
 } // namespace forma_fuzz

@@ -4,6 +4,9 @@
 
 #include <forma/error.hpp>
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
 #include <boost/system/system_error.hpp>
 
 #include <cstddef>
@@ -81,6 +84,26 @@ inline std::vector<std::string_view> pieces(std::string_view text, std::uint8_t 
         at += n;
     }
     if (out.empty()) out.emplace_back(); // an empty input is still fed once
+    return out;
+}
+
+/// Whether `text` is UTF-8 (what Boost.JSON's parser accepts in a string).
+inline bool valid_utf8_text(std::string_view text) {
+    boost::json::string s(text);
+    boost::system::error_code ec;
+    (void)boost::json::parse(boost::json::serialize(s), ec);
+    return !ec;
+}
+
+/// The records of a sequence input (its bytes after the config byte): cut at 0x1e, 16 at most.
+inline std::vector<std::string_view> records(std::string_view bytes) {
+    std::vector<std::string_view> out;
+    while (out.size() < 16) {
+        const std::size_t end = bytes.find('\x1e');
+        out.push_back(bytes.substr(0, end));
+        if (end == std::string_view::npos) break;
+        bytes.remove_prefix(end + 1);
+    }
     return out;
 }
 
