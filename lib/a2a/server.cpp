@@ -339,8 +339,8 @@ struct server::state {
         }
         const rpc::message_view message = rpc::classify(body);
         if (message.kind != rpc::message_kind::request || !message.id) {
-            const json::value id = message.id ? *message.id : json::value(nullptr);
-            co_await writer.send(rpc_reply(rpc::error_reply(id, invalid_request, "the body is not a JSON-RPC 2.0 request with an id and a method")));
+            co_await writer.send(rpc_reply(rpc::error_reply(rpc::answer_id(body), invalid_request,
+                                                            "the body is not a JSON-RPC 2.0 request with an id and a method")));
             co_return;
         }
         rpc_call call{.id = *message.id, .owner = agent_detail::task_owner("a2a", request.caller)};
@@ -441,7 +441,7 @@ net::http_routes server::routes() const {
         const std::string url = s->card_url(request);
         const std::string* asked = request.header(v1::version_header);
         const protocol_version version = asked ? v1::version_named(*asked).value_or(protocol_version::v0_3) : protocol_version::v0_3;
-        net::http_reply card{.body = json::serialize(s->card(url, version)), .headers = {{"Vary", std::string(v1::version_header)}}};
+        net::http_reply card{.body = json_detail::serialize_utf8(s->card(url, version)), .headers = {{"Vary", std::string(v1::version_header)}}};
         co_await writer.send(std::move(card));
     });
     routes.add("POST", s->options.rpc_path, [s](net::server_request& request, net::response_writer& writer) -> asio::awaitable<void> {

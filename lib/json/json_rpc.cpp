@@ -21,7 +21,7 @@ std::string notification(std::string_view method, json::object params) {
 }
 
 std::string result_reply(const json::value& id, json::value result) {
-    return json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+    return serialize_utf8(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
 }
 
 std::string error_reply(const json::value& id, std::int64_t code, std::string_view message) {
@@ -31,7 +31,7 @@ std::string error_reply(const json::value& id, std::int64_t code, std::string_vi
 std::string error_reply(const json::value& id, std::int64_t code, std::string_view message, json::value data) {
     json::object error{{"code", code}, {"message", valid_utf8(message)}};
     if (!data.is_null()) error["data"] = std::move(data);
-    return json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}});
+    return serialize_utf8(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}});
 }
 
 message_view classify(const json::value& message) {
@@ -56,6 +56,13 @@ message_view classify(const json::value& message) {
         view.response_id = id->get_int64();
     }
     return view;
+}
+
+json::value answer_id(const json::value& message) {
+    const json::object* m = message.if_object();
+    const json::value* id = m ? m->if_contains("id") : nullptr;
+    if (id && (id->is_string() || id->is_int64() || id->is_uint64())) return *id;
+    return nullptr;
 }
 
 response_outcome outcome(json::object& response) {

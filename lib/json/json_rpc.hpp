@@ -44,6 +44,10 @@ struct message_view {
 };
 message_view classify(const boost::json::value& message);
 
+/// The id an error answer to `message` carries: its id where that is a string or a number, else
+/// null (JSON-RPC 2.0: null only when the request's id cannot be told).
+boost::json::value answer_id(const boost::json::value& message);
+
 /// A response's error: the peer's message and its JSON-RPC code, as one sentence.
 struct response_error {
     std::string text;                  // "<message> (JSON-RPC error <code>)", valid UTF-8

@@ -3,6 +3,9 @@
 
 #include <forma/json/detail/reader.hpp>
 
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -64,6 +67,17 @@ inline std::string valid_utf8(std::string_view s) {
         bad = invalid_utf8_offset(s);
     }
     return out.append(s);
+}
+
+/// `value` as JSON text that is valid UTF-8 whatever its strings hold (a string that came from
+/// anywhere: a model's tool arguments, a peer's words): Boost.JSON writes a string's bytes as they
+/// are, so a byte that does not start valid UTF-8, always inside a string, becomes U+FFFD there.
+/// What a server answers is written with it.
+template <class Json> // boost::json::value, object or array
+std::string serialize_utf8(const Json& value) {
+    std::string text = boost::json::serialize(value);
+    if (invalid_utf8_offset(text) == std::string_view::npos) return text;
+    return valid_utf8(text);
 }
 
 } // namespace forma::json_detail

@@ -184,7 +184,7 @@ struct ag_ui_endpoint::state {
         co_await writer.finish();
     }
 
-    static std::string sse(const json::object& event) { return net::format_sse_event(json::serialize(event)); }
+    static std::string sse(const json::object& event) { return net::format_sse_event(json_detail::serialize_utf8(event)); }
 
     // The run's events as they are stored, until it stops; the task it left.
     asio::awaitable<std::optional<agent_task>> follow(net::response_writer& writer, const std::string& id, detail::ag_ui_events& events) {

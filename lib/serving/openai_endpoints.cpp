@@ -124,13 +124,13 @@ struct openai_endpoints::state {
                 co_await writer.send(failed_run(failure));
                 co_return;
             }
-            co_await writer.send(json_reply(200, json::serialize(detail::chat_completion(answer, id, model, created))));
+            co_await writer.send(json_reply(200, json_detail::serialize_utf8(detail::chat_completion(answer, id, model, created))));
             co_return;
         }
         net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
         co_await writer.start(std::move(head));
         auto send = [&](const json::object& chunk) -> asio::awaitable<void> {
-            co_await writer.write(net::format_sse_event(json::serialize(chunk)));
+            co_await writer.write(net::format_sse_event(json_detail::serialize_utf8(chunk)));
         };
         json::object opening{{"role", "assistant"}, {"content", ""}};
         co_await send(detail::chat_chunk(id, model, created, std::move(opening)));
@@ -235,7 +235,7 @@ struct openai_endpoints::state {
         if (run.stream) {
             co_await stream_response(writer, task.id, task.properties, run.background, std::nullopt);
         } else if (run.background) {
-            co_await writer.send(json_reply(200, json::serialize(detail::response_of(task.properties, task))));
+            co_await writer.send(json_reply(200, json_detail::serialize_utf8(detail::response_of(task.properties, task))));
         } else {
             std::optional<agent_task> done = co_await runner.settle(task.id, std::nullopt);
             co_await send_response(writer, done);
@@ -247,7 +247,7 @@ struct openai_endpoints::state {
             co_await writer.send(openai_error_shape(404, "no such response"));
             co_return;
         }
-        co_await writer.send(json_reply(200, json::serialize(detail::response_of(task->properties, *task))));
+        co_await writer.send(json_reply(200, json_detail::serialize_utf8(detail::response_of(task->properties, *task))));
     }
 
     // The events of a response from the start (those after `starting_after` sent), then as it goes on.
@@ -260,7 +260,7 @@ struct openai_endpoints::state {
             std::string text;
             for (const json::object& e : batch) {
                 if (starting_after && e.at("sequence_number").to_number<std::size_t>() <= *starting_after) continue;
-                text += net::format_sse_event(json::serialize(e), e.at("type").as_string());
+                text += net::format_sse_event(json_detail::serialize_utf8(e), e.at("type").as_string());
             }
             co_await writer.write(text);
         };
@@ -354,7 +354,7 @@ net::http_routes openai_endpoints::routes() const {
     routes.add("GET", base + "/models", [s](net::server_request&, net::response_writer& w) -> asio::awaitable<void> {
         const json::object list{{"object", "list"},
                                 {"data", json::array{{{"id", s->options.model}, {"object", "model"}, {"created", 0}, {"owned_by", "forma"}}}}};
-        co_await w.send(json_reply(200, json::serialize(list)));
+        co_await w.send(json_reply(200, json_detail::serialize_utf8(list)));
     });
     return routes;
 }

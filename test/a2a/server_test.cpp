@@ -226,6 +226,7 @@ TEST(A2aServerWire, AnswersMalformedRequestsWithJsonRpcErrors) {
         const json::value no_task = co_await post(port, R"({"jsonrpc":"2.0","id":"x","method":"tasks/get","params":{"id":"nope"}})");
         const json::value no_message = co_await post(port, R"({"jsonrpc":"2.0","id":2,"method":"message/send","params":{}})");
         const json::value batch = co_await post(port, R"([{"jsonrpc":"2.0","id":1,"method":"tasks/get"}])");
+        const json::value no_method = co_await post(port, R"({"jsonrpc":"2.0","id":"x"})");
         unsigned wrong_type_status = 0, too_big_status = 0;
         const json::value wrong_type = co_await post(port, "{}", "text/plain", &wrong_type_status);
         const json::value too_big = co_await post(port, std::string(2000, ' '), "application/json", &too_big_status);
@@ -237,6 +238,8 @@ TEST(A2aServerWire, AnswersMalformedRequestsWithJsonRpcErrors) {
         EXPECT_EQ(no_task.at("id").as_string(), "x");
         EXPECT_EQ(error_code_of(no_message), -32602);
         EXPECT_EQ(error_code_of(batch), -32600);
+        EXPECT_EQ(error_code_of(no_method), -32600);
+        EXPECT_EQ(no_method.at("id"), "x") << "an id that can be told is kept (found by fuzz_a2a_server)";
         EXPECT_EQ(wrong_type_status, 415u);
         EXPECT_EQ(error_code_of(wrong_type), -32600);
         EXPECT_EQ(too_big_status, 413u);
