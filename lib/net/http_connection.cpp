@@ -92,6 +92,21 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
     bool armed_by_deadline = false;
     bool open = false;
     bool body_done = true;
+    int in_flight = 0; // operations on the connection not yet completed
+
+    /* Held across each operation: the connection's state (socket, buffer, parser) lives until the
+       operation's completion has run, even when the connection is closed or dropped meanwhile, as
+       when a caller gives up on a request whose response had already arrived: its completion,
+       queued, still reads into the parser. */
+    struct operation_guard {
+        explicit operation_guard(impl& d) : keep(d.shared_from_this()) { ++keep->in_flight; }
+        ~operation_guard() {
+            if (--keep->in_flight == 0 && !keep->open) keep->parser.reset();
+        }
+        operation_guard(const operation_guard&) = delete;
+        operation_guard& operator=(const operation_guard&) = delete;
+        std::shared_ptr<impl> keep;
+    };
 
     template <class Operation>
     auto on_stream(Operation&& operation) {
@@ -227,7 +242,7 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
     void close() noexcept {
         open = false;
         body_done = true;
-        parser.reset();
+        if (in_flight == 0) parser.reset(); // else when the operation has ended (operation_guard)
         watchdog.cancel();
         error_code ignored;
         socket.shutdown(tcp::socket::shutdown_both, ignored);
@@ -278,6 +293,7 @@ asio::awaitable<void> http_connection::connect(const exchange_limits& limits) {
     // One timeout for resolving, connecting and the handshake together.
     d.arm(limits.limits.connect, limits, impl::phase::resolve);
     const std::string port = std::to_string(d.server.port);
+    const impl::operation_guard resolving(d);
     auto [resolve_error, endpoints] = co_await d.resolver.async_resolve(d.server.host, port, as_result);
     if (resolve_error) d.fail(d.outcome(resolve_error), impl::phase::resolve, limits);
     // Address by address (not asio::async_connect, which goes on to the next address after
@@ -318,6 +334,7 @@ asio::awaitable<http_response_head> http_connection::send(const http_request& re
     }
     message.prepare_payload();
 
+    const impl::operation_guard exchanging(d);
     d.arm(limits.limits.idle, limits, impl::phase::write);
     auto [write_error, written] = co_await d.on_stream(
         [&](auto& stream) { return http::async_write(stream, message, as_result); });
@@ -365,6 +382,7 @@ asio::awaitable<std::string_view> http_connection::read_some(const exchange_limi
     impl& d = *impl_;
     if (d.body_done) co_return std::string_view{};
     if (!d.chunk) d.chunk = std::make_unique<char[]>(body_chunk_bytes);
+    const impl::operation_guard reading(d);
     for (;;) {
         auto& body = d.parser->get().body();
         body.data = d.chunk.get();
