@@ -11,6 +11,7 @@
 //     the input, watched at every allocation).
 #include "fuzz_support.hpp"
 
+#include "json/json_text.hpp"
 #include "net/server_connection.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -55,7 +56,8 @@ forma::net::http_routes echo_routes(std::vector<handled>& seen) {
     forma::net::http_routes routes;
     auto echo = [&seen](forma::net::server_request& r, forma::net::response_writer& w) -> asio::awaitable<void> {
         seen.push_back({r.method, r.body.size()});
-        const boost::json::object said{{"method", r.method}, {"path", r.path}, {"bytes", r.body.size()}};
+        const boost::json::object said{{"method", forma::json_detail::valid_utf8(r.method)}, {"path", forma::json_detail::valid_utf8(r.path)},
+                                       {"bytes", r.body.size()}};
         forma::net::http_reply reply{.body = boost::json::serialize(said)};
         co_await w.send(std::move(reply));
     };

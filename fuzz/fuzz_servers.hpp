@@ -125,7 +125,10 @@ public:
         io.poll(); // what the answer set going (a task's run) goes on to its end
         check(!escaped || answer.streamed, "an exception escaped a handler that had not started streaming");
         check(answer.started(), "a request got no answer");
-        check(valid_utf8_text(answer.body), "an answer is not UTF-8");
+        if (!valid_utf8_text(answer.body)) {
+            std::fprintf(stderr, "%s %s answered: %s\n", request.method.c_str(), request.path.c_str(), answer.body.c_str());
+            fail("an answer is not UTF-8");
+        }
         if (answer.head.status >= 500)
             check(model.failures > failures_before, "a 5xx answer though the agent did not fail");
         const bool json_body = answer.head.content_type.starts_with("application/json");
@@ -242,7 +245,10 @@ inline void check_json_rpc_answer(std::string_view request_body, const kept_answ
                   "a JSON-RPC error without an integer code and a message");
         }
         check(o->contains("id"), "a JSON-RPC answer without an id");
-        if (usable_id && answer.head.status == 200) check(o->at("id") == *id, "a JSON-RPC answer with another request's id");
+        if (usable_id && answer.head.status == 200 && o->at("id") != *id) {
+            std::fprintf(stderr, "request: %.*s\nanswer: %s\n", static_cast<int>(request_body.size()), request_body.data(), text.c_str());
+            fail("a JSON-RPC answer with another request's id");
+        }
     }
 }
 
