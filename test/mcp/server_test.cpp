@@ -200,4 +200,35 @@ TEST(McpServer, AnswersMalformedRequestsInJsonRpcShape) {
     }());
 }
 
+// A session unused past session_idle_timeout ends; a used one goes on.
+TEST(McpServer, AnIdleSessionEnds) {
+    asio::io_context io;
+    forma::mcp::server_options options = test_options();
+    options.session_idle_timeout = 400ms;
+    forma::mcp::server mcp(io.get_executor(), forma_test::mcp_tools::all(), options);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, mcp.routes());
+        const unsigned short port = s.port();
+        const std::string initialize = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}})";
+        const http_answer idle = co_await exchange(port, "POST", initialize);
+        const http_answer used = co_await exchange(port, "POST", initialize);
+        const auto ping = [&](const http_answer& session) {
+            return exchange(port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"ping"})",
+                            "Content-Type: application/json\r\nMcp-Session-Id: " + session.session + "\r\n");
+        };
+        asio::steady_timer pause(io);
+        for (int i = 0; i < 6; ++i) { // 600 ms in all, the used session pinged every 100 ms
+            pause.expires_after(100ms);
+            co_await pause.async_wait(asio::use_awaitable);
+            (void)co_await ping(used);
+        }
+        const http_answer idle_after = co_await ping(idle);
+        const http_answer used_after = co_await ping(used);
+        co_await s.finish();
+        EXPECT_EQ(idle_after.status, 404u) << "unused for 600 ms, past its 400";
+        EXPECT_EQ(used_after.status, 200u);
+        EXPECT_EQ(mcp.sessions(), 1u);
+    }());
+}
+
 } // namespace
