@@ -1,6 +1,7 @@
 // forma::a2a::server serving an agent, reached by forma's own A2A client and by raw JSON-RPC:
 // messages, streams, tasks (background, cancel), questions, approvals, typed answers, errors.
 #include <forma/a2a.hpp>
+#include <forma/agent/in_memory_task_store.hpp>
 #include <forma/model/awaits_input.hpp>
 
 #include "net/http_client_stub.hpp"
@@ -200,6 +201,33 @@ TEST_P(A2aServer, AnApprovalRequestIsInputRequiredAndTheNextMessageDecides) {
     }());
 }
 
+// Two first runs of one client at once read the agent's card once (a second read replaced the
+// connection pool under the first run's request).
+TEST(A2aServerWire, TwoFirstRunsAtOnceReadTheCardOnce) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server a2a(served);
+    const forma::net::http_routes served_routes = a2a.routes();
+    const forma::net::route_handler card = *served_routes.find("GET", "/.well-known/agent-card.json").handler;
+    int card_reads = 0;
+    forma::net::http_routes routes;
+    routes.add("GET", "/.well-known/agent-card.json", [&](forma::net::server_request& r, forma::net::response_writer& w) -> asio::awaitable<void> {
+        ++card_reads;
+        co_await card(r, w);
+    });
+    routes.add_all(served_routes);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, routes);
+        forma::a2a::agent remote(io.get_executor(), {.base_url = s.base_url()});
+        using namespace boost::asio::experimental::awaitable_operators;
+        const auto [first, second] = co_await (remote.run("hello one") && remote.run("hello two"));
+        co_await s.finish();
+        EXPECT_EQ(card_reads, 1);
+        EXPECT_EQ(first.text(), "Hello! You said: hello one");
+        EXPECT_EQ(second.text(), "Hello! You said: hello two");
+    }());
+}
+
 // Raw JSON-RPC: what a client no one wrote may send.
 asio::awaitable<json::value> post(unsigned short port, std::string body, std::string content_type = "application/json",
                                   unsigned* status = nullptr) {
@@ -266,6 +294,25 @@ TEST(A2aServerWire, AnErrorKeepsTheConnectionForTheNextRequest) {
         CO_ASSERT_TRUE(refused && second);
         EXPECT_EQ(error_code_of(json::parse(refused->body())), -32001);
         EXPECT_EQ(error_code_of(json::parse(second->body())), -32601) << "answered on the same connection";
+    }());
+}
+
+// A store that must refuse says why, in the request's answer (with its id), and names its limit.
+TEST(A2aServerWire, AStoreThatRefusesIsAnErrorWithTheRequestsId) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server a2a(served, {.task_after = 0ms, .tasks = std::make_shared<forma::in_memory_task_store>(io.get_executor(), 1)});
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, a2a.routes());
+        const json::value running = co_await post(s.port(), R"({"jsonrpc":"2.0","id":1,"method":"message/send","params":{"configuration":{"blocking":false},"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"text","text":"forever"}]}}})");
+        const json::value refused = co_await post(s.port(), R"({"jsonrpc":"2.0","id":"second","method":"message/send","params":{"message":{"kind":"message","messageId":"n","role":"user","parts":[{"kind":"text","text":"hello"}]}}})");
+        (void)co_await post(s.port(), R"({"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{"id":")" +
+                                          std::string(running.at("result").at("id").as_string()) + R"("}})");
+        co_await s.finish();
+        EXPECT_EQ(running.at("result").at("status").at("state"), "working") << json::serialize(running);
+        EXPECT_EQ(error_code_of(refused), -32603);
+        EXPECT_EQ(refused.at("id"), "second");
+        EXPECT_NE(std::string(refused.at("error").at("message").as_string()).find("max_tasks 1"), std::string::npos) << json::serialize(refused);
     }());
 }
 
