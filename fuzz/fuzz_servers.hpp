@@ -4,7 +4,8 @@
 //   - every answer is valid UTF-8; a JSON one parses; each event of a stream does;
 //   - it is in its protocol's shape (a JSON-RPC response with the request's id, OpenAI's error
 //     object, AG-UI's error), and a 5xx only where the agent was made to fail;
-//   - after the sequence, no approved call ran twice, and every stored task has one state.
+//   - after the sequence, no approved call ran twice, no run goes on, the task store is within
+//     its limits, and no task waits for an answer to nothing.
 // The agent is a chat_client_agent over a model of rules (no timers: every run ends while the
 // request is answered), with a tool that needs approval.
 //
@@ -37,7 +38,6 @@
 
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
