@@ -158,9 +158,11 @@ asio::awaitable<std::optional<agent_task>> in_memory_task_store::load(std::strin
 asio::awaitable<void> in_memory_task_store::append(std::string id, std::vector<agent_response_update> updates) {
     std::size_t bytes = 0;
     for (const auto& u : updates) bytes += agent_detail::footprint(u);
-    find(id);
+    auto it = find(id);
+    const std::size_t kept = tasks_.size();
     make_room(bytes, false);
-    entry& e = find(id)->second; // (making room never drops a task that is appended to: it runs)
+    if (tasks_.size() != kept) it = find(id); // room was made by dropping tasks (an ended one may be this)
+    entry& e = it->second;
     for (auto& u : updates) e.task.updates.push_back(std::move(u));
     e.bytes += bytes;
     bytes_ += bytes;
