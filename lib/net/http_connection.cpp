@@ -92,7 +92,8 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
     bool armed_by_deadline = false;
     bool open = false;
     bool body_done = true;
-    int in_flight = 0; // operations on the connection not yet completed
+    int in_flight = 0;          // operations on the connection not yet completed
+    bool parser_closed = false; // closed while an operation was in flight: its end drops the parser
 
     /* Held across each operation: the connection's state (socket, buffer, parser) lives until the
        operation's completion has run, even when the connection is closed or dropped meanwhile, as
@@ -101,7 +102,10 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
     struct operation_guard {
         explicit operation_guard(impl& d) : keep(d.shared_from_this()) { ++keep->in_flight; }
         ~operation_guard() {
-            if (--keep->in_flight == 0 && !keep->open) keep->parser.reset();
+            if (--keep->in_flight == 0 && keep->parser_closed) {
+                keep->parser_closed = false;
+                keep->parser.reset();
+            }
         }
         operation_guard(const operation_guard&) = delete;
         operation_guard& operator=(const operation_guard&) = delete;
@@ -242,7 +246,10 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
     void close() noexcept {
         open = false;
         body_done = true;
-        if (in_flight == 0) parser.reset(); // else when the operation has ended (operation_guard)
+        if (in_flight == 0)
+            parser.reset();
+        else
+            parser_closed = true; // when the operation has ended (operation_guard)
         watchdog.cancel();
         error_code ignored;
         socket.shutdown(tcp::socket::shutdown_both, ignored);

@@ -24,8 +24,14 @@ using tcp = asio::ip::tcp;
 // body unread (so the kernel resets the connection under the client's write).
 class early_answering_server {
 public:
-    early_answering_server(asio::io_context& io, std::string reply)
-        : acceptor_(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)), reply_(std::move(reply)) {
+    early_answering_server(asio::io_context& io, std::string reply) : acceptor_(io), reply_(std::move(reply)) {
+        // A small receive window (inherited by accepted sockets): the request never fits in the
+        // kernel's buffers, so the client's write always fails, whatever the machine's settings.
+        const tcp::endpoint loopback(asio::ip::make_address("127.0.0.1"), 0);
+        acceptor_.open(loopback.protocol());
+        acceptor_.set_option(asio::socket_base::receive_buffer_size(16 * 1024));
+        acceptor_.bind(loopback);
+        acceptor_.listen();
         asio::co_spawn(io, serve(), asio::detached);
     }
     std::string base_url() const { return "http://127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port()) + "/v1"; }
