@@ -2,7 +2,7 @@
 // public coroutines called the natural ways (docs/guide.md, "A GCC 12 bug to avoid in your
 // coroutines"). The forms it miscompiles crash, so they are lint cases (test/lint/gcc12_forms.txt).
 // Built twice by g++, at -O0 and -O2; each form is its own CTest entry:
-//   forma_gcc12_forms FORM
+//   forma_gcc12_forms_O0 a1    (or _O2; a form is named by the letter of its row group and a number)
 #include "forms.hpp"
 
 #include <cstring>
@@ -293,6 +293,6 @@ constexpr named_form all_forms[] = {
 int main(int argc, char** argv) {
     for (const named_form& form : all_forms)
         if (argc == 2 && std::strcmp(argv[1], form.id) == 0) return forms::run(form.id, form.run);
-    std::fprintf(stderr, "usage: forma_gcc12_forms FORM (a0, a1, ... as in the source)\n");
+    std::fprintf(stderr, "usage: forma_gcc12_forms_O0 FORM (a0, a1, ... as in the source)\n");
     return 2;
 }
