@@ -131,7 +131,7 @@ def line_directive(b):
     return f'#line {b.line} "{b.doc.as_posix()}"'
 
 
-def unit(root, doc_blocks, context=None, upto=None):
+def unit(doc_blocks, context=None, upto=None):
     """A document's unit: its declarations (up to `upto`, a block, included), then its statements."""
     includes, bodies, statements = list(PRELUDE), [], []
     if context:

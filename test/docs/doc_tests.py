@@ -46,7 +46,7 @@ def run(command, **kwargs):
     return result
 
 
-def generate(root, blocks, source):
+def generate(blocks, source):
     """Writes the units and programs; returns the programs' names."""
     source.mkdir(parents=True, exist_ok=True)
     units, programs = [], []
@@ -58,7 +58,7 @@ def generate(root, blocks, source):
         context_name = context.name if context.exists() else None
         if any(b.kind in ("declarations", "statements") for b in doc_blocks_):
             name = f"{doc.stem.lower()}.cpp"
-            (source / name).write_text(doc_blocks.unit(root, doc_blocks_, context_name), encoding="utf-8")
+            (source / name).write_text(doc_blocks.unit(doc_blocks_, context_name), encoding="utf-8")
             units.append(name)
         for b in doc_blocks_:
             if b.kind == "program":
@@ -66,7 +66,7 @@ def generate(root, blocks, source):
                 programs.append(b)
             elif b.kind == "run":
                 harness = (HERE / "harness" / f"{b.options['harness']}.cpp").read_text(encoding="utf-8")
-                text = doc_blocks.unit(root, doc_blocks_, context_name, upto=b)
+                text = doc_blocks.unit(doc_blocks_, context_name, upto=b)
                 text += f"\n#line 1 \"test/docs/harness/{b.options['harness']}.cpp\"\n"
                 text += f"#define DOC_ENTRY {b.options['entry']}\n" + harness
                 (source / f"{b.name}.cpp").write_text(text, encoding="utf-8")
@@ -140,7 +140,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     prefix = work / "prefix"
     run(["cmake", "--install", args.build, "--prefix", prefix])
-    programs = generate(root, blocks, work / "src")
+    programs = generate(blocks, work / "src")
     build = work / "build"
     run(["cmake", "-S", work / "src", "-B", build, f"-DCMAKE_CXX_COMPILER={args.cxx}",
          "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_PREFIX_PATH={prefix}"])
