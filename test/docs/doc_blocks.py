@@ -9,8 +9,8 @@ rendered); a block without one is `declarations`:
   <!-- doc-test: program -->    a whole program: compiled alone, linked and run
   <!-- doc-test: run harness=H entry=F -->
                                 declarations, also completed by test/docs/harness/H.cpp, whose
-                                main calls F: with the document's declarations before it, linked
-                                and run
+                                doc_main() calls F, and harness/main.cpp, which runs doc_main():
+                                with the document's declarations before it, linked and run
   <!-- doc-test: partial REASON -->  not compiled, for the reason given
   <!-- doc-test: wrong -->      what not to write: the co_await lint must refuse it
   <!-- doc-test: output -->     on a text block after a program or run block: what it prints

@@ -69,6 +69,7 @@ def generate(blocks, source):
                 text = doc_blocks.unit(doc_blocks_, context_name, upto=b)
                 text += f"\n#line 1 \"test/docs/harness/{b.options['harness']}.cpp\"\n"
                 text += f"#define DOC_ENTRY {b.options['entry']}\n" + harness
+                text += "\n#line 1 \"test/docs/harness/main.cpp\"\n" + (HERE / "harness" / "main.cpp").read_text(encoding="utf-8")
                 (source / f"{b.name}.cpp").write_text(text, encoding="utf-8")
                 programs.append(b)
     (source / "CMakeLists.txt").write_text(PROJECT.format(
