@@ -337,10 +337,11 @@ struct server::state {
             co_await writer.send(rpc_reply(rpc::error_reply(nullptr, invalid_request, "A2A takes one request per body, not a batch")));
             co_return;
         }
-        const rpc::message_view message = rpc::classify(body);
-        if (message.kind != rpc::message_kind::request || !message.id) {
-            co_await writer.send(rpc_reply(rpc::error_reply(rpc::answer_id(body), invalid_request,
-                                                            "the body is not a JSON-RPC 2.0 request with an id and a method")));
+        const rpc::checked_message checked = rpc::classify_received(body);
+        const rpc::message_view& message = checked.view;
+        if (message.kind != rpc::message_kind::request) {
+            const std::string why = checked.problem.empty() ? "an A2A request has an id: every method is answered" : checked.problem;
+            co_await writer.send(rpc_reply(rpc::error_reply(rpc::answer_id(body), invalid_request, why)));
             co_return;
         }
         rpc_call call{.id = *message.id, .owner = agent_detail::task_owner("a2a", request.caller)};

@@ -58,6 +58,42 @@ message_view classify(const json::value& message) {
     return view;
 }
 
+checked_message classify_received(const json::value& message) {
+    checked_message checked;
+    const json::object* m = message.if_object();
+    if (!m) {
+        checked.problem = "a JSON-RPC message is an object";
+        return checked;
+    }
+    const json::value* version = m->if_contains("jsonrpc");
+    if (!version || !version->is_string() || version->get_string() != "2.0") {
+        checked.problem = "\"jsonrpc\" must be \"2.0\"";
+        return checked;
+    }
+    const json::value* method = m->if_contains("method");
+    const json::value* id = m->if_contains("id");
+    if (!method) {
+        checked.view = classify(message);
+        if (checked.view.kind != message_kind::response)
+            checked.problem = "the message has no \"method\" and is no response to a request of this server";
+        return checked;
+    }
+    if (!method->is_string()) {
+        checked.problem = "\"method\" must be a string";
+        return checked;
+    }
+    if (id && !id->is_string() && !id->is_int64() && !id->is_uint64()) {
+        checked.problem = "\"id\" must be a string or an integer";
+        return checked;
+    }
+    if (const json::value* params = m->if_contains("params"); params && !params->is_object() && !params->is_array()) {
+        checked.problem = "\"params\" must be an object or an array";
+        return checked;
+    }
+    checked.view = classify(message);
+    return checked;
+}
+
 json::value answer_id(const json::value& message) {
     const json::object* m = message.if_object();
     const json::value* id = m ? m->if_contains("id") : nullptr;

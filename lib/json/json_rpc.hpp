@@ -44,6 +44,17 @@ struct message_view {
 };
 message_view classify(const boost::json::value& message);
 
+/** What a server received, read as JSON-RPC 2.0 requires: `"jsonrpc": "2.0"`, a string `method`,
+    an id that is a string or an integer (never null, never fractional: MCP and A2A alike), and
+    `params`, when present, an object or an array. Anything else is `invalid`, with `problem`
+    saying what; a response is told from the rest as `classify` tells it.
+*/
+struct checked_message {
+    message_view view;
+    std::string problem; // empty unless view.kind is invalid
+};
+checked_message classify_received(const boost::json::value& message);
+
 /// The id an error answer to `message` carries: its id where that is a string or a number, else
 /// null (JSON-RPC 2.0: null only when the request's id cannot be told).
 boost::json::value answer_id(const boost::json::value& message);

@@ -106,7 +106,12 @@ struct server::state {
             co_await writer.send(rpc_error_shape(400, "send one JSON-RPC message per request (batches are not taken)"));
             co_return;
         }
-        const rpc::message_view view = rpc::classify(message);
+        const rpc::checked_message checked = rpc::classify_received(message);
+        if (checked.view.kind == rpc::message_kind::invalid) {
+            co_await writer.send(json_reply(400, rpc::error_reply(rpc::answer_id(message), invalid_request, checked.problem)));
+            co_return;
+        }
+        const rpc::message_view& view = checked.view;
         std::shared_ptr<detail::server_session> session;
         std::string session_id;
         if (view.kind == rpc::message_kind::request && view.method == "initialize") {

@@ -123,7 +123,8 @@ asio::awaitable<json::value> server_session::call_tool(const json::value& id, co
 }
 
 asio::awaitable<std::optional<std::string>> server_session::handle(const json::value& message, notify_function notify) {
-    const rpc::message_view m = rpc::classify(message);
+    const rpc::checked_message checked = rpc::classify_received(message);
+    const rpc::message_view& m = checked.view;
     if (m.kind == rpc::message_kind::notification) {
         if (m.method == "notifications/cancelled") {
             if (const json::value* id = params_of(m).if_contains("requestId")) {
@@ -134,10 +135,7 @@ asio::awaitable<std::optional<std::string>> server_session::handle(const json::v
         co_return std::nullopt; // notifications/initialized and others need nothing
     }
     if (m.kind == rpc::message_kind::response) co_return std::nullopt; // forma asks the client nothing
-    if (m.kind != rpc::message_kind::request) {
-        const json::value* id = message.is_object() ? message.get_object().if_contains("id") : nullptr;
-        co_return rpc::error_reply(id ? *id : json::value(nullptr), invalid_request, "the message is not a JSON-RPC 2.0 request, notification or response");
-    }
+    if (m.kind != rpc::message_kind::request) co_return rpc::error_reply(rpc::answer_id(message), invalid_request, checked.problem);
     const json::value id = *m.id;
     const std::string method(m.method);
     const json::object& params = params_of(m);

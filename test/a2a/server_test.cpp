@@ -277,6 +277,33 @@ TEST(A2aServerWire, AnswersMalformedRequestsWithJsonRpcErrors) {
     }());
 }
 
+// JSON-RPC 2.0 read as it is written: a version other than "2.0", an id neither a string nor an
+// integer, params neither an object nor an array, or no id at all is -32600 (not the method's
+// -32602 or -32001), with the id when it can be told.
+TEST(A2aServerWire, RefusesRequestsThatAreNotJsonRpcTwo) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server a2a(served);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, a2a.routes());
+        const unsigned short port = s.port();
+        const json::value old_version = co_await post(port, R"({"jsonrpc":"1.0","id":1,"method":"tasks/get","params":{"id":"t"}})");
+        const json::value object_id = co_await post(port, R"({"jsonrpc":"2.0","id":{"a":1},"method":"tasks/get","params":{"id":"t"}})");
+        const json::value fractional_id = co_await post(port, R"({"jsonrpc":"2.0","id":2.5,"method":"tasks/get","params":{"id":"t"}})");
+        const json::value null_id = co_await post(port, R"({"jsonrpc":"2.0","id":null,"method":"tasks/get","params":{"id":"t"}})");
+        const json::value no_id = co_await post(port, R"({"jsonrpc":"2.0","method":"tasks/get","params":{"id":"t"}})");
+        const json::value string_params = co_await post(port, R"({"jsonrpc":"2.0","id":"p","method":"message/send","params":"hello"})");
+        const json::value found = co_await post(port, R"({"jsonrpc":"2.0","id":"f","method":"tasks/get","params":{"id":"t"}})");
+        co_await s.finish();
+        for (const json::value* refused : {&old_version, &object_id, &fractional_id, &null_id, &no_id, &string_params})
+            EXPECT_EQ(error_code_of(*refused), -32600) << json::serialize(*refused);
+        EXPECT_EQ(old_version.at("id"), 1);
+        EXPECT_EQ(string_params.at("id"), "p");
+        EXPECT_TRUE(object_id.at("id").is_null());
+        EXPECT_EQ(error_code_of(found), -32001) << "a well-formed request reaches its method";
+    }());
+}
+
 // An error is a whole answer: the connection carries the next request (found by fuzz_a2a_server:
 // the dispatcher ended an error it had sent whole as if it were a stream, which closed the connection).
 TEST(A2aServerWire, AnErrorKeepsTheConnectionForTheNextRequest) {

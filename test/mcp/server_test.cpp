@@ -200,6 +200,40 @@ TEST(McpServer, AnswersMalformedRequestsInJsonRpcShape) {
     }());
 }
 
+// JSON-RPC 2.0 read as it is written: a version other than "2.0", an id neither a string nor an
+// integer (MCP: never null) or params neither an object nor an array is -32600, answered 400 over
+// HTTP with the id when it can be told, and as an answer on stdio's one session alike.
+TEST(McpServer, RefusesMessagesThatAreNotJsonRpcTwo) {
+    asio::io_context io;
+    forma::mcp::server mcp(io.get_executor(), forma_test::mcp_tools::all(), test_options());
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, mcp.routes());
+        const unsigned short port = s.port();
+        const http_answer init = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}})");
+        const std::string session_header = "Content-Type: application/json\r\nMcp-Session-Id: " + init.session + "\r\n";
+        const http_answer old_version = co_await exchange(port, "POST", R"({"jsonrpc":"1.0","id":2,"method":"tools/list"})", session_header);
+        const http_answer no_version = co_await exchange(port, "POST", R"({"id":"v","method":"tools/list"})", session_header);
+        const http_answer object_id = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"})", session_header);
+        const http_answer null_id = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":null,"method":"tools/list"})", session_header);
+        const http_answer fractional_id = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":1.5,"method":"tools/list"})", session_header);
+        const http_answer number_params = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":7})", session_header);
+        const http_answer number_method = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":4,"method":7})", session_header);
+        const http_answer listed = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})", session_header);
+        co_await s.finish();
+        for (const http_answer* refused : {&old_version, &no_version, &object_id, &null_id, &fractional_id, &number_params, &number_method}) {
+            EXPECT_EQ(refused->status, 400u);
+            EXPECT_EQ(code_of(*refused), -32600);
+        }
+        EXPECT_EQ(old_version.body.at("id"), 2) << "an id that can be told is kept";
+        EXPECT_EQ(no_version.body.at("id"), "v");
+        EXPECT_TRUE(object_id.body.at("id").is_null()) << "never an object echoed";
+        EXPECT_NE(old_version.body.at("error").at("message").as_string().find("\"2.0\""), json::string::npos);
+        EXPECT_NE(object_id.body.at("error").at("message").as_string().find("string or an integer"), json::string::npos);
+        EXPECT_EQ(listed.status, 200u) << "the session goes on";
+        EXPECT_TRUE(listed.body.at("result").at("tools").is_array());
+    }());
+}
+
 // A session unused past session_idle_timeout ends; a used one goes on.
 TEST(McpServer, AnIdleSessionEnds) {
     asio::io_context io;
