@@ -43,8 +43,8 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
-constexpr std::string_view ping = "GET /ping HTTP/1.1\r\nHost: bench\r\n\r\n";
-constexpr std::string_view stream_request = "GET /stream HTTP/1.1\r\nHost: bench\r\n\r\n";
+constexpr std::string_view ping = "GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n";
+constexpr std::string_view stream_request = "GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\n";
 
 void raise_file_limit() {
     rlimit limit{};
@@ -212,7 +212,7 @@ struct agent_server {
 
 void agent_request(benchmark::State& state) {
     static const std::string body = R"({"model":"bench","messages":[{"role":"user","content":"ping"}]})";
-    static const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: " +
+    static const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " +
                                        std::to_string(body.size()) + "\r\n\r\n" + body;
     run_requests<agent_server<forma::serving::openai_endpoints, 1>>(state, request);
 }
@@ -220,7 +220,7 @@ void agent_request(benchmark::State& state) {
 using a2a_server = agent_server<forma::a2a::server, 50>;
 
 std::string a2a_post(std::string_view version_header, const std::string& body) {
-    return "POST /a2a HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n" + std::string(version_header) +
+    return "POST /a2a HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" + std::string(version_header) +
            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 

@@ -1,6 +1,7 @@
 // Routes answered on the streams of a Beast server of the user's.
 #include <forma/net/beast_routes.hpp>
 
+#include "origin_check.hpp"
 #include "server_connection.hpp"
 #include "server_writer.hpp"
 
@@ -23,13 +24,18 @@ struct stream_expiry {
 
 template <class Stream>
 asio::awaitable<bool> answer(const http_routes& routes, http::request<http::string_body> message, Stream& stream,
-                             beast::tcp_stream& tcp, std::chrono::milliseconds write_timeout, bool secure) {
+                             beast::tcp_stream& tcp, std::chrono::milliseconds write_timeout, const origin_policy& origins, bool secure) {
     server_request request = detail::request_head(message, detail::peer_address(tcp.socket()), detail::local_address(tcp.socket()), secure);
     request.body = std::move(message.body());
     stream_expiry expiry{tcp};
     detail::server_writer<Stream, stream_expiry> writer(stream, expiry, write_timeout, message.keep_alive(), request.method == "HEAD");
     try {
-        co_await routes.handle(request, writer);
+        if (std::optional<std::string> refused = detail::origin_refusal(request, origins)) {
+            http_reply reply = (*routes.find(request.method, request.path).shape)(403, *refused);
+            co_await writer.send(std::move(reply));
+        } else {
+            co_await routes.handle(request, writer);
+        }
     } catch (...) {
         co_return false; // the peer went, a write took too long, or the handler failed mid-stream
     }
@@ -39,13 +45,14 @@ asio::awaitable<bool> answer(const http_routes& routes, http::request<http::stri
 } // namespace
 
 asio::awaitable<bool> serve_request(const http_routes& routes, http::request<http::string_body> request, beast::tcp_stream& stream,
-                                    std::chrono::milliseconds write_timeout) {
-    co_return co_await answer(routes, std::move(request), stream, stream, write_timeout, false);
+                                    std::chrono::milliseconds write_timeout, const origin_policy& origins) {
+    co_return co_await answer(routes, std::move(request), stream, stream, write_timeout, origins, false);
 }
 
 asio::awaitable<bool> serve_request(const http_routes& routes, http::request<http::string_body> request,
-                                    beast::ssl_stream<beast::tcp_stream>& stream, std::chrono::milliseconds write_timeout) {
-    co_return co_await answer(routes, std::move(request), stream, stream.next_layer(), write_timeout, true);
+                                    beast::ssl_stream<beast::tcp_stream>& stream, std::chrono::milliseconds write_timeout,
+                                    const origin_policy& origins) {
+    co_return co_await answer(routes, std::move(request), stream, stream.next_layer(), write_timeout, origins, true);
 }
 
 } // namespace forma::net

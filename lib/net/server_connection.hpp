@@ -6,11 +6,14 @@
 #include <forma/net/server_options.hpp>
 
 #include "../text/ascii.hpp"
+#include "origin_check.hpp"
 #include "server_writer.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/deferred.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -148,8 +151,8 @@ public:
             co_await http::async_read_header(stream, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
             disarm();
             first = false;
-            const auto& shape = *routes.find("", "").shape;
             if (ec) {
+                const error_shape& shape = shape_of_partial_head(routes, parser.get());
                 // A client that leaves between requests is no error; one that sent part of a head is answered.
                 if (timed_out_ && parser.got_some()) {
                     co_await answer(stream, shape(408, "the request head did not arrive within the server's time"), options);
@@ -173,6 +176,10 @@ public:
             const error_shape& route_shape = *route.shape;
             if (stopping) {
                 co_await answer(stream, with_retry(route_shape(503, "the server is shutting down")), options, request.method == "HEAD");
+                co_return;
+            }
+            if (std::optional<std::string> refused = origin_refusal(request, options.origins)) {
+                co_await answer(stream, route_shape(403, *refused), options, request.method == "HEAD");
                 co_return;
             }
             if (options.authenticate) {
@@ -227,17 +234,53 @@ public:
             ++counters.requests;
             server_writer<Stream, server_connection> writer(stream, *this, options.write_timeout, keep_alive && !stopping,
                                                             request.method == "HEAD");
-            bool failed = false;
-            try {
-                co_await asio::co_spawn(socket.get_executor(), routes.handle(request, writer),
-                                        asio::bind_cancellation_slot(cancel_.slot(), asio::use_awaitable));
-            } catch (...) {
-                failed = true; // a write failed, or the handler failed mid-stream: the response is cut
-            }
+            const auto handled = [&]() -> asio::awaitable<void> {
+                co_await routes.handle(request, writer);
+                busy_ = false; // answered: from here on stop() closes the connection as an idle one
+            };
+            // The handler runs beside a read of the socket: a client that leaves (or resets) ends it
+            // at once, its run canceled as the route decides, not at the stream's next write.
+            auto [order, handler_failure, watch_failure] =
+                co_await asio::experimental::make_parallel_group(
+                    asio::co_spawn(socket.get_executor(), handled(), asio::deferred),
+                    asio::co_spawn(socket.get_executor(), watch_peer(stream), asio::deferred))
+                    .async_wait(asio::experimental::wait_for_one(), asio::bind_cancellation_slot(cancel_.slot(), asio::use_awaitable));
+            (void)watch_failure;
+            // The peer left, a write failed, or the handler failed mid-stream: the response is cut.
+            const bool failed = order[0] != 0 || handler_failure;
             --counters.requests;
             busy_ = false;
             if (failed || !writer.complete() || !writer.keep_alive() || stopping || closed()) co_return;
         }
+    }
+
+    /// Ends when the peer has left (end of stream, reset, a write that timed out). What it sends
+    /// meanwhile (a pipelined request) waits in the read buffer for the next request; a peer that
+    /// sent one and then closed its side waits for its answers. Holds no buffer while it waits.
+    template <class Stream>
+    boost::asio::awaitable<void> watch_peer(Stream& stream) {
+        namespace asio = boost::asio;
+        boost::system::error_code ec;
+        for (;;) {
+            co_await socket.async_wait(asio::ip::tcp::socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
+            if (ec) co_return;
+            const std::size_t room = buffer_.max_size() - buffer_.size();
+            if (room == 0) { // the handler's end reads what waits
+                co_await until_canceled();
+                co_return;
+            }
+            const std::size_t n = co_await stream.async_read_some(buffer_.prepare(std::min<std::size_t>(room, 4096)),
+                                                                  asio::redirect_error(asio::use_awaitable, ec));
+            buffer_.commit(n);
+            if (ec == asio::error::eof && buffer_.size() > 0) co_await until_canceled();
+            if (ec) co_return;
+        }
+    }
+
+    boost::asio::awaitable<void> until_canceled() {
+        boost::asio::steady_timer never(socket.get_executor(), boost::asio::steady_timer::time_point::max());
+        boost::system::error_code ec;
+        co_await never.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
     }
 
     /// Stops sending, then reads what the peer still sends (at most a second) before closing:
@@ -256,6 +299,24 @@ public:
     boost::asio::ip::tcp::socket socket;
 
 private:
+    /// The error shape of the route a head that could not be read was for, told by its request
+    /// line ("POST /a2a HTTP/1.1", or as much of it as came), else the routes' default. Beast
+    /// takes the line into the message once it has it whole; before that, it is in the buffer.
+    template <class Message>
+    const error_shape& shape_of_partial_head(const http_routes& routes, const Message& parsed) const {
+        const auto shape_for = [&](std::string_view method, std::string_view target) -> const error_shape& {
+            const std::string origin_target = origin_form(target);
+            return *routes.find(method, std::string_view(origin_target).substr(0, origin_target.find('?'))).shape;
+        };
+        if (!parsed.target().empty()) return shape_for(parsed.method_string(), parsed.target());
+        const std::string_view read(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+        const std::string_view line = read.substr(0, read.find("\r\n")); // all of it when the line is too long to end
+        const std::size_t method_end = line.find(' ');
+        if (method_end == std::string_view::npos) return *routes.find("", "").shape;
+        const std::size_t target_end = line.find(' ', method_end + 1);
+        return shape_for(line.substr(0, method_end), line.substr(method_end + 1, target_end - method_end - 1));
+    }
+
     static http_reply with_retry(http_reply reply) {
         reply.headers.emplace_back("Retry-After", "1");
         return reply;

@@ -101,12 +101,12 @@ public:
     }
 
     json::value post(const std::string& path, const std::string& body) {
-        return json::parse(exchange("POST " + path + " HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: " +
+        return json::parse(exchange("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " +
                                     std::to_string(body.size()) + "\r\n\r\n" + body)
                                .body());
     }
 
-    json::object memory() { return json::parse(exchange("GET /memory HTTP/1.1\r\nHost: t\r\n\r\n").body()).as_object(); }
+    json::object memory() { return json::parse(exchange("GET /memory HTTP/1.1\r\nHost: localhost\r\n\r\n").body()).as_object(); }
     std::int64_t heap() { return memory().at("heap").to_number<std::int64_t>(); }
     std::int64_t peak_rss_kib() { return memory().at("peak_rss_kib").to_number<std::int64_t>(); }
 
@@ -186,7 +186,7 @@ private:
 // Lines that never end, and tasks left waiting past the store's limit.
 void floods(client& c) {
     // Lines that never end: the peak RSS they add.
-    const std::string chunked = "POST /a2a HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const std::string chunked = "POST /a2a HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
     {
         const std::int64_t before = c.peak_rss_kib();
         const std::size_t sent = c.flood(chunked + "1;ext=", 256 * 1024 * 1024);
@@ -243,7 +243,7 @@ void stored_requests(client& c) {
         const std::string body = json::serialize(json::object{
             {"threadId", "t"}, {"runId", "r"}, {"messages", json::array{{{"id", "m"}, {"role", "user"}, {"content", "ask " + megabyte}}}}});
         report_kept("AG-UI run of 1 MiB, waiting for an answer: kept per body byte", c, requests, body.size(), [&](int) {
-            (void)c.exchange("POST /ag-ui HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: " +
+            (void)c.exchange("POST /ag-ui HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " +
                              std::to_string(body.size()) + "\r\n\r\n" + body);
         });
     }

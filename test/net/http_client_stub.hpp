@@ -77,12 +77,12 @@ private:
 
 /// "POST <target> HTTP/1.1" with a Content-Length body and the given extra header lines.
 inline std::string post(std::string_view target, std::string_view body, std::string_view extra_headers = {}) {
-    return "POST " + std::string(target) + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n" +
+    return "POST " + std::string(target) + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
            std::string(extra_headers) + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
 }
 
 inline std::string get(std::string_view target, std::string_view extra_headers = {}) {
-    return "GET " + std::string(target) + " HTTP/1.1\r\nHost: test\r\n" + std::string(extra_headers) + "\r\n";
+    return "GET " + std::string(target) + " HTTP/1.1\r\nHost: localhost\r\n" + std::string(extra_headers) + "\r\n";
 }
 
 /// `request` on a new connection, and its response (an empty one when the server closed first).
@@ -96,7 +96,7 @@ inline asio::awaitable<response> exchange(unsigned short port, std::string reque
 /// The response to a POST of `body` as `content_type`, on a new connection.
 inline asio::awaitable<response> posted(unsigned short port, std::string_view target, std::string_view body,
                                         std::string_view content_type = "application/json") {
-    co_return co_await exchange(port, "POST " + std::string(target) + " HTTP/1.1\r\nHost: test\r\nContent-Type: " + std::string(content_type) +
+    co_return co_await exchange(port, "POST " + std::string(target) + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: " + std::string(content_type) +
                                           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + std::string(body));
 }
 

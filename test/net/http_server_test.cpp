@@ -60,6 +60,19 @@ http_routes test_routes() {
     return routes;
 }
 
+// test_routes() and a JSON-RPC route, /rpc, whose errors are JSON-RPC's.
+http_routes routes_with_rpc() {
+    http_routes routes = test_routes();
+    http_routes rpc;
+    rpc.shape_errors([](unsigned status, std::string_view message) {
+        return http_reply{.status = status, .body = json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", nullptr},
+                                                                                 {"error", {{"code", -32600}, {"message", message}}}})};
+    });
+    rpc.add("POST", "/rpc", echo);
+    routes.add_all(rpc);
+    return routes;
+}
+
 json::object body_of(const forma_test::raw_http::response& response) { return json::parse(response.body()).as_object(); }
 
 void run(asio::io_context& io, asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 20s); }
@@ -89,19 +102,11 @@ TEST(HttpServer, RoutesByMethodAndPathAndKeepsTheConnectionAlive) {
 TEST(HttpServer, AnswersUnknownPathsAndMethodsInTheRoutesErrorShape) {
     asio::io_context io;
     run(io, [&]() -> asio::awaitable<void> {
-        http_routes routes = test_routes();
-        http_routes rpc;
-        rpc.shape_errors([](unsigned status, std::string_view message) {
-            return http_reply{.status = status, .body = json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", nullptr},
-                                                                                     {"error", {{"code", -32600}, {"message", message}}}})};
-        });
-        rpc.add("POST", "/rpc", echo);
-        routes.add_all(rpc);
-        running_server s(io, routes);
+        running_server s(io, routes_with_rpc());
         connection c = co_await connection::open(s.port());
         co_await c.send(forma_test::raw_http::get("/nowhere"));
         auto missing = co_await c.read();
-        co_await c.send("BREW /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n");
+        co_await c.send("BREW /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n");
         auto wrong_method = co_await c.read();
         co_await c.send(forma_test::raw_http::get("/rpc"));
         auto rpc_wrong_method = co_await c.read();
@@ -162,11 +167,11 @@ TEST(HttpServer, RefusesAnOversizedBodyBeforeReadingIt) {
         running_server s(io, test_routes(), {.max_body_size = 100});
         connection told = co_await connection::open(s.port());
         // Only the head: the answer must come without the 1 MB the head announces.
-        co_await told.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\n");
+        co_await told.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000000\r\n\r\n");
         auto refused = co_await told.read();
         const bool closed = co_await told.closed_by_server();
         connection chunked = co_await connection::open(s.port());
-        co_await chunked.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n80\r\n" + std::string(128, 'x') + "\r\n0\r\n\r\n");
+        co_await chunked.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n80\r\n" + std::string(128, 'x') + "\r\n0\r\n\r\n");
         auto refused_chunked = co_await chunked.read();
         co_await s.finish();
         CO_ASSERT_TRUE(refused && refused_chunked);
@@ -181,16 +186,27 @@ TEST(HttpServer, RefusesAnOversizedBodyBeforeReadingIt) {
 TEST(HttpServer, AnswersAnOversizedHeadWith431AndGarbageWith400) {
     asio::io_context io;
     run(io, [&]() -> asio::awaitable<void> {
-        running_server s(io, test_routes(), {.max_header_size = 512});
+        running_server s(io, routes_with_rpc(), {.max_header_size = 512});
         connection big = co_await connection::open(s.port());
         co_await big.send(forma_test::raw_http::get("/echo", "X-Filler: " + std::string(1024, 'f') + "\r\n"));
         auto too_big = co_await big.read();
+        connection big_rpc = co_await connection::open(s.port());
+        co_await big_rpc.send(forma_test::raw_http::post("/rpc?x=1", "{}", "X-Filler: " + std::string(1024, 'f') + "\r\n"));
+        auto too_big_rpc = co_await big_rpc.read();
+        connection long_line_rpc = co_await connection::open(s.port()); // a request line that never ends
+        co_await long_line_rpc.send("POST /rpc?q=" + std::string(2048, 'q'));
+        auto too_long_rpc = co_await long_line_rpc.read();
+
         connection garbage = co_await connection::open(s.port());
         co_await garbage.send("\x16\x03\x01 this is not HTTP\r\n\r\n");
         auto bad = co_await garbage.read();
         co_await s.finish();
-        CO_ASSERT_TRUE(too_big && bad);
+        CO_ASSERT_TRUE(too_big && bad && too_big_rpc && too_long_rpc);
+        EXPECT_EQ(too_long_rpc->result_int(), 431u);
+        EXPECT_EQ(body_of(*too_long_rpc).at("error").at("code").as_int64(), -32600) << too_long_rpc->body();
         EXPECT_EQ(too_big->result_int(), 431u);
+        EXPECT_EQ(too_big_rpc->result_int(), 431u);
+        EXPECT_EQ(body_of(*too_big_rpc).at("error").at("code").as_int64(), -32600) << "the shape of the route the head was for: " << too_big_rpc->body();
         EXPECT_EQ(bad->result_int(), 400u);
         EXPECT_NO_THROW((void)body_of(*bad)); // valid JSON, whatever bytes came
     }());
@@ -202,7 +218,7 @@ TEST(HttpServer, BoundsChunkLinesAndTrailersByTheHeadLimit) {
     asio::io_context io;
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, test_routes(), {.max_header_size = 2048});
-        const std::string chunked_head = "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n";
+        const std::string chunked_head = "POST /echo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n";
         connection extension = co_await connection::open(s.port());
         co_await extension.send(chunked_head + "1;ext=" + std::string(256 * 1024, 'a'));
         auto long_line = co_await extension.read();
@@ -233,15 +249,15 @@ TEST(HttpServer, AnswersHeadWithTheHeadOnly) {
         running_server s(io, test_routes());
         connection c = co_await connection::open(s.port());
         // Pipelined: the GET's answer must not be read as the HEAD's body.
-        co_await c.send("HEAD /echo HTTP/1.1\r\nHost: t\r\n\r\n" + forma_test::raw_http::get("/echo?q=after"));
+        co_await c.send("HEAD /echo HTTP/1.1\r\nHost: localhost\r\n\r\n" + forma_test::raw_http::get("/echo?q=after"));
         auto head = co_await c.read_head_answer();
         auto get = co_await c.read();
         connection unknown = co_await connection::open(s.port());
-        co_await unknown.send("HEAD /nowhere HTTP/1.1\r\nHost: t\r\n\r\n" + forma_test::raw_http::get("/echo?q=next"));
+        co_await unknown.send("HEAD /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n" + forma_test::raw_http::get("/echo?q=next"));
         auto missing = co_await unknown.read_head_answer();
         auto next = co_await unknown.read();
         connection stream = co_await connection::open(s.port());
-        co_await stream.send("HEAD /events HTTP/1.1\r\nHost: t\r\n\r\n");
+        co_await stream.send("HEAD /events HTTP/1.1\r\nHost: localhost\r\n\r\n");
         auto stream_head = co_await stream.read_head_answer();
         const bool stream_closed = co_await stream.closed_by_server();
         co_await s.finish();
@@ -263,9 +279,9 @@ TEST(HttpServer, ServesAnAbsoluteFormTargetAsItsPath) {
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, test_routes());
         connection c = co_await connection::open(s.port());
-        co_await c.send("GET http://127.0.0.1:" + std::to_string(s.port()) + "/items/7?q=abs HTTP/1.1\r\nHost: t\r\n\r\n");
+        co_await c.send("GET http://127.0.0.1:" + std::to_string(s.port()) + "/items/7?q=abs HTTP/1.1\r\nHost: localhost\r\n\r\n");
         auto absolute = co_await c.read();
-        co_await c.send("GET HTTPS://example.com?q=root HTTP/1.1\r\nHost: t\r\n\r\n");
+        co_await c.send("GET HTTPS://example.com?q=root HTTP/1.1\r\nHost: localhost\r\n\r\n");
         auto root = co_await c.read();
         co_await s.finish();
         CO_ASSERT_TRUE(absolute && root);
@@ -280,17 +296,21 @@ TEST(HttpServer, ServesAnAbsoluteFormTargetAsItsPath) {
 TEST(HttpServer, CutsOffASlowlorisClientWith408) {
     asio::io_context io;
     run(io, [&]() -> asio::awaitable<void> {
-        running_server s(io, test_routes(), {.header_timeout = 300ms});
+        running_server s(io, routes_with_rpc(), {.header_timeout = 300ms});
         connection slow = co_await connection::open(s.port());
-        co_await slow.send("GET /echo HTTP/1.1\r\nHost: t\r\nX-Slow: "); // and never the rest
+        co_await slow.send("GET /echo HTTP/1.1\r\nHost: localhost\r\nX-Slow: "); // and never the rest
         auto cut = co_await slow.read();
+        connection slow_rpc = co_await connection::open(s.port());
+        co_await slow_rpc.send("POST http://localhost/rpc HTTP/1.1\r\nHost: localhost\r\nX-Slow: ");
+        auto cut_rpc = co_await slow_rpc.read();
         connection silent = co_await connection::open(s.port()); // sends nothing: closed, no answer
         const bool silent_closed = co_await silent.closed_by_server();
         connection slow_body = co_await connection::open(s.port());
-        co_await slow_body.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n12345");
+        co_await slow_body.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\n12345");
         co_await s.finish();
-        CO_ASSERT_TRUE(cut);
+        CO_ASSERT_TRUE(cut && cut_rpc);
         EXPECT_EQ(cut->result_int(), 408u);
+        EXPECT_EQ(body_of(*cut_rpc).at("error").at("code").as_int64(), -32600) << "the shape of the route the head was for";
         EXPECT_TRUE(silent_closed);
     }());
 }
@@ -300,7 +320,7 @@ TEST(HttpServer, SlowBodyGets408) {
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, test_routes(), {.body_timeout = 300ms});
         connection slow_body = co_await connection::open(s.port());
-        co_await slow_body.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n12345");
+        co_await slow_body.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\n12345");
         auto cut = co_await slow_body.read();
         co_await s.finish();
         CO_ASSERT_TRUE(cut);
@@ -315,7 +335,7 @@ TEST(HttpServer, AuthenticatesOnTheHeadBeforeReadingTheBody) {
         routes.add("GET", "/.well-known/agent-card.json", echo);
         running_server s(io, routes, {.authenticate = forma::net::bearer_token("s3cret")});
         connection anonymous = co_await connection::open(s.port());
-        co_await anonymous.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n"); // no body sent
+        co_await anonymous.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\n\r\n"); // no body sent
         auto refused = co_await anonymous.read();
         connection wrong = co_await connection::open(s.port());
         co_await wrong.send(forma_test::raw_http::post("/echo", "{}", "Authorization: Bearer s3cre\r\n"));
@@ -473,6 +493,88 @@ TEST(HttpServer, ServesOverTls) {
         co_await http::async_read(tls, buffer, response, asio::use_awaitable);
         co_await s.finish();
         EXPECT_EQ(body_of(response).at("body").as_string(), "over tls");
+    }());
+}
+
+// A handler that waits forever, counting its cancellation; `stream` starts a response first.
+forma::net::route_handler waits_forever(gate& started, int& canceled, bool stream) {
+    return [&started, &canceled, stream](server_request&, response_writer& w) -> asio::awaitable<void> {
+        if (stream) co_await w.start({.content_type = "text/event-stream"});
+        ++started.entered;
+        asio::steady_timer never(co_await asio::this_coro::executor, asio::steady_timer::time_point::max());
+        auto [ec] = co_await never.async_wait(asio::as_tuple(asio::use_awaitable));
+        if (ec == asio::error::operation_aborted) ++canceled;
+    };
+}
+
+// A client that leaves while its request runs (a silent stream, an answer still being worked
+// out; plain and over TLS) is noticed at once, not at a next write that may never come: the
+// handler is canceled and the connection freed.
+TEST(HttpServer, AClientThatLeavesEndsItsRequestAtOnce) {
+    asio::io_context io;
+    const auto certificate = forma::testing::make_self_signed_certificate();
+    run(io, [&]() -> asio::awaitable<void> {
+        gate started(io);
+        int canceled = 0;
+        http_routes routes;
+        routes.add("GET", "/silent-stream", waits_forever(started, canceled, true));
+        routes.add("GET", "/thinking", waits_forever(started, canceled, false));
+        running_server plain(io, routes);
+        running_server secure(io, routes, {.tls = forma::net::tls_identity{.certificate_chain = certificate.certificate,
+                                                                           .private_key = certificate.private_key}});
+        connection streaming = co_await connection::open(plain.port());
+        co_await streaming.send(forma_test::raw_http::get("/silent-stream"));
+        connection waiting = co_await connection::open(plain.port());
+        co_await waiting.send(forma_test::raw_http::get("/thinking"));
+        asio::ssl::context client_context(asio::ssl::context::tls_client);
+        client_context.add_certificate_authority(asio::buffer(certificate.certificate));
+        asio::ssl::stream<asio::ip::tcp::socket> tls(io, client_context);
+        co_await tls.next_layer().async_connect({asio::ip::make_address("127.0.0.1"), secure.port()}, asio::use_awaitable);
+        co_await tls.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
+        const std::string over_tls = forma_test::raw_http::get("/silent-stream");
+        co_await asio::async_write(tls, asio::buffer(over_tls), asio::use_awaitable);
+        co_await until_entered(io, started, 3);
+        streaming.socket().close();
+        waiting.socket().close();
+        co_await tls.async_shutdown(asio::as_tuple(asio::use_awaitable)); // close_notify, then the socket goes
+        tls.next_layer().close();
+        asio::steady_timer tick(io);
+        while (canceled < 3 || plain.server().connections() + secure.server().connections() > 0) {
+            tick.expires_after(5ms);
+            co_await tick.async_wait(asio::use_awaitable);
+        }
+        co_await plain.finish();
+        co_await secure.finish();
+        EXPECT_EQ(canceled, 3);
+    }());
+}
+
+// What a client sends while its request runs (the next, pipelined) waits for it; a client that
+// then closes its side of the connection still gets both answers.
+TEST(HttpServer, ARequestSentDuringAnotherIsAnsweredAfterIt) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        gate held(io);
+        http_routes routes = test_routes();
+        routes.add("GET", "/slow", [&](server_request&, response_writer& w) -> asio::awaitable<void> {
+            co_await held.wait();
+            co_await w.send({.body = "slow"});
+        });
+        running_server s(io, routes);
+        connection c = co_await connection::open(s.port());
+        co_await c.send(forma_test::raw_http::get("/slow"));
+        co_await until_entered(io, held, 1);
+        co_await c.send(forma_test::raw_http::get("/echo?q=next"));
+        c.socket().shutdown(asio::ip::tcp::socket::shutdown_send);
+        asio::steady_timer settle(io, 100ms); // the server reads the next request and the end of input while /slow waits
+        co_await settle.async_wait(asio::use_awaitable);
+        held.release();
+        auto slow = co_await c.read();
+        auto next = co_await c.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(slow && next);
+        EXPECT_EQ(slow->body(), "slow");
+        EXPECT_EQ(body_of(*next).at("query").as_string(), "next");
     }());
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <forma/net/origin_policy.hpp>
 #include <forma/net/server_request.hpp>
 
 #include <chrono>
@@ -97,6 +98,9 @@ struct server_options {
     std::chrono::milliseconds shutdown_grace{std::chrono::seconds(10)};
     /// TLS, when set; plain HTTP otherwise.
     std::optional<tls_identity> tls{};
+    /// The Host and Origin answered (DNS rebinding, other sites' pages): by default, a server
+    /// reached on a loopback address answers loopback names only. Checked before `authenticate`.
+    origin_policy origins{};
     /// Runs on every request's head before its body is read; none lets every request in.
     authenticator authenticate{};
 };

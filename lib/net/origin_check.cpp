@@ -1,0 +1,117 @@
+// origin_policy applied to a request's Host and Origin.
+#include "origin_check.hpp"
+
+#include "../json/json_text.hpp"
+#include "../text/ascii.hpp"
+#include "url_authority.hpp"
+
+#include <boost/asio/ip/address.hpp>
+
+#include <algorithm>
+
+namespace forma::net::detail {
+
+namespace {
+
+namespace ip = boost::asio::ip;
+
+bool loopback_address(std::string_view host) {
+    boost::system::error_code ec;
+    const ip::address address = ip::make_address(host, ec);
+    if (ec) return false;
+    if (address.is_v6() && address.to_v6().is_v4_mapped())
+        return ip::make_address_v4(ip::v4_mapped, address.to_v6()).is_loopback();
+    return address.is_loopback();
+}
+
+bool loopback_name(std::string_view host) {
+    return text_detail::iequals(host, "localhost") ||
+           (host.size() > 10 && text_detail::iequals(host.substr(host.size() - 10), ".localhost")) || loopback_address(host);
+}
+
+// Whether the request reached this server on a loopback address ("127.0.0.1:8080", "[::1]:8080").
+bool reached_on_loopback(const server_request& request) {
+    std::string problem;
+    const std::optional<url_authority> local = split_authority(request.local_address, problem);
+    return local && loopback_address(local->host);
+}
+
+// What is quoted of a peer's text in a message: valid UTF-8, not longer than a line.
+std::string quoted(std::string_view text) {
+    constexpr std::size_t longest = 120;
+    std::string shown = json_detail::valid_utf8(text.substr(0, longest));
+    if (text.size() > longest) shown += "...";
+    return "\"" + shown + "\"";
+}
+
+struct origin {
+    std::string scheme; // lower case
+    url_authority authority;
+};
+
+std::optional<origin> parse_origin(std::string_view text) {
+    const std::size_t separator = text.find("://");
+    if (separator == std::string_view::npos || separator == 0) return std::nullopt;
+    std::string_view rest = text.substr(separator + 3);
+    if (const std::size_t slash = rest.find('/'); slash != std::string_view::npos) {
+        if (slash + 1 != rest.size()) return std::nullopt; // an origin has no path
+        rest = rest.substr(0, slash);
+    }
+    std::string problem;
+    std::optional<url_authority> authority = split_authority(rest, problem);
+    if (!authority) return std::nullopt;
+    return origin{text_detail::to_lower(std::string(text.substr(0, separator))), std::move(*authority)};
+}
+
+unsigned short port_of(const origin& o) {
+    if (o.authority.port) return *o.authority.port;
+    return o.scheme == "https" ? 443 : o.scheme == "http" ? 80 : 0;
+}
+
+bool same_origin(const origin& a, const origin& b) {
+    return a.scheme == b.scheme && text_detail::iequals(a.authority.host, b.authority.host) && port_of(a) == port_of(b);
+}
+
+} // namespace
+
+std::optional<std::string> origin_refusal(const server_request& request, const origin_policy& policy) {
+    const auto any = [](const std::vector<std::string>& list) { return std::ranges::find(list, "*") != list.end(); };
+    const bool loopback = reached_on_loopback(request);
+    const std::string* host_field = request.header("Host");
+    std::optional<url_authority> host;
+    if (host_field) {
+        std::string problem;
+        host = split_authority(*host_field, problem);
+        if (!host) return "the Host " + quoted(*host_field) + " names no host: " + problem;
+        const bool allowed =
+            policy.allowed_hosts.empty()
+                ? !loopback || loopback_name(host->host)
+                : any(policy.allowed_hosts) || std::ranges::any_of(policy.allowed_hosts, [&](const std::string& name) {
+                      return text_detail::iequals(name, host->host);
+                  });
+        if (!allowed) {
+            if (policy.allowed_hosts.empty())
+                return "the Host " + quoted(*host_field) +
+                       " is not a name of this server: reached on a loopback address, it answers localhost, 127.0.0.1 and [::1] "
+                       "(a guard against DNS rebinding); name the host in origin_policy::allowed_hosts (server_options::origins) to serve it";
+            return "the Host " + quoted(*host_field) + " is not one of origin_policy::allowed_hosts (server_options::origins)";
+        }
+    }
+    const std::string* origin_field = request.header("Origin");
+    if (!origin_field || any(policy.allowed_origins)) return std::nullopt;
+    const std::optional<origin> from = parse_origin(*origin_field);
+    if (from) {
+        if (host && same_origin(*from, origin{request.secure ? "https" : "http", *host})) return std::nullopt;
+        if (policy.allowed_origins.empty() ? loopback && loopback_name(from->authority.host)
+                                           : std::ranges::any_of(policy.allowed_origins, [&](const std::string& allowed) {
+                                                 const std::optional<origin> o = parse_origin(allowed);
+                                                 return o && same_origin(*o, *from);
+                                             }))
+            return std::nullopt;
+    }
+    return "pages of the Origin " + quoted(*origin_field) +
+           " may not call this server (only its own origin" + (loopback ? " and loopback ones" : std::string()) +
+           "); name the origin in origin_policy::allowed_origins (server_options::origins) to let them";
+}
+
+} // namespace forma::net::detail
