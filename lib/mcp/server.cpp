@@ -112,6 +112,10 @@ struct server::state {
             co_return;
         }
         const rpc::message_view& view = checked.view;
+        // Refused before a session answers: in JSON-RPC's shape, with the message's id.
+        const auto refusal = [&message](unsigned status, const std::string& why) {
+            return json_reply(status, rpc::error_reply(rpc::answer_id(message), invalid_request, why));
+        };
         std::shared_ptr<detail::server_session> session;
         std::string session_id;
         if (view.kind == rpc::message_kind::request && view.method == "initialize") {
@@ -122,7 +126,7 @@ struct server::state {
         } else {
             const std::string* given = request.header("Mcp-Session-Id");
             if (!given) {
-                co_await writer.send(rpc_error_shape(400, "an Mcp-Session-Id header is needed after initialize"));
+                co_await writer.send(refusal(400, "an Mcp-Session-Id header is needed after initialize"));
                 co_return;
             }
             auto it = sessions.find(*given);
@@ -132,12 +136,12 @@ struct server::state {
                 it = sessions.end();
             }
             if (it == sessions.end() || it->second.caller != request.caller) {
-                co_await writer.send(rpc_error_shape(404, "the session " + json_detail::valid_utf8(*given) + " is unknown or has ended; initialize again"));
+                co_await writer.send(refusal(404, "the session " + json_detail::valid_utf8(*given) + " is unknown or has ended; initialize again"));
                 co_return;
             }
             if (const std::string* version = request.header("MCP-Protocol-Version");
                 version && !detail::supported_protocol_version(*version)) {
-                co_await writer.send(rpc_error_shape(400, "the MCP protocol version " + json_detail::valid_utf8(*version) + " is not one this server speaks"));
+                co_await writer.send(refusal(400, "the MCP protocol version " + json_detail::valid_utf8(*version) + " is not one this server speaks"));
                 co_return;
             }
             it->second.last_used = std::chrono::steady_clock::now();

@@ -92,7 +92,9 @@ struct ag_ui_endpoint::state {
 
     asio::awaitable<resumption> paused_run(const std::vector<detail::ag_ui_resume_entry>& entries, const std::string& owner) {
         const std::string& first = entries.front().interrupt_id;
-        const std::string task_id = first.substr(0, first.find('/'));
+        const std::size_t slash = first.find('/');
+        if (slash == std::string::npos) throw refusal{404, "no paused run has the interrupt " + first}; // ids are "run/request"
+        const std::string task_id = first.substr(0, slash);
         for (const auto& e : entries)
             if (e.interrupt_id.size() <= task_id.size() || e.interrupt_id.compare(0, task_id.size() + 1, task_id + "/") != 0)
                 throw refusal{400, "resume entries must answer the interrupts of one run (" + e.interrupt_id + " is of another)"};

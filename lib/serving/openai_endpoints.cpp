@@ -232,13 +232,26 @@ struct openai_endpoints::state {
         task.properties = detail::response_base(task.id, options.model, unix_now(), *body);
         co_await options.tasks->create(task);
         runner.start(task, std::move(run.input), std::move(run.options));
-        if (run.stream) {
-            co_await stream_response(writer, task.id, task.properties, run.background, std::nullopt);
-        } else if (run.background) {
-            co_await writer.send(json_reply(200, json_detail::serialize_utf8(detail::response_of(task.properties, task))));
-        } else {
-            std::optional<agent_task> done = co_await runner.settle(task.id, std::nullopt);
-            co_await send_response(writer, done);
+        try {
+            if (run.stream) {
+                co_await stream_response(writer, task.id, task.properties, run.background, std::nullopt);
+            } else if (run.background) {
+                co_await writer.send(json_reply(200, json_detail::serialize_utf8(detail::response_of(task.properties, task))));
+            } else {
+                std::optional<agent_task> done = co_await runner.settle(task.id, std::nullopt);
+                if (done && done->state == task_state::failed) {
+                    // Its caller waited for the answer: a run that failed is a 500, as OpenAI answers
+                    // (the failed Response stays readable by its id, which the message names).
+                    co_await writer.send(json_reply(500, error_body("the agent failed (response " + task.id + "): " + done->error, "server_error")));
+                    co_return;
+                }
+                co_await send_response(writer, done);
+            }
+        } catch (...) {
+            // Its caller left (the handler is canceled). A response neither background nor stored
+            // was the caller's alone: its run ends. The others go on, to be read again.
+            if (!run.store && !run.background) runner.cancel(task.id);
+            throw;
         }
     }
 

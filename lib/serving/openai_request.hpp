@@ -22,6 +22,7 @@ struct run_request {
     bool stream = false;
     bool include_usage = false;             ///< chat: stream_options.include_usage
     bool background = false;                ///< responses
+    bool store = true;                      ///< responses: false, its run ends when its caller leaves
     std::string previous_response_id{};     ///< responses
 };
 

@@ -51,6 +51,20 @@ std::string_view status_of(task_state state) {
     return "in_progress";
 }
 
+// A message item's status: whole once the run answered, cut short ("incomplete") when it failed
+// or was canceled (a killed server's partial answer included), else still being written.
+std::string_view item_status(task_state state) {
+    switch (state) {
+    case task_state::input_required:
+    case task_state::completed: return "completed";
+    case task_state::failed:
+    case task_state::canceled: return "incomplete";
+    case task_state::submitted:
+    case task_state::working: return "in_progress";
+    }
+    return "in_progress";
+}
+
 json::object responses_usage(const std::optional<usage_details>& usage) {
     const std::int64_t input = usage && usage->input_token_count ? *usage->input_token_count : 0;
     const std::int64_t output = usage && usage->output_token_count ? *usage->output_token_count : 0;
@@ -131,7 +145,7 @@ json::object response_base(const std::string& id, std::string_view model, std::i
             {"previous_response_id", from_request("previous_response_id", nullptr)},
             {"reasoning", nullptr},
             {"service_tier", "default"},
-            {"store", true},
+            {"store", from_request("store", true)},
             {"temperature", from_request("temperature", 1)},
             {"text", std::move(text)},
             {"tool_choice", "auto"},
@@ -152,8 +166,7 @@ json::object response_of(const json::object& base, const agent_task& task) {
     const std::vector<function_approval_request_content> requests = answer.approval_requests();
     json::array output;
     if (task.state != task_state::submitted && (!text.empty() || (status == "completed" && requests.empty())))
-        output.push_back(message_item(message_item_id(task), text, has_stopped(task.state)
-                                                                       ? "completed" : "in_progress", true));
+        output.push_back(message_item(message_item_id(task), text, item_status(task.state), true));
     for (const function_approval_request_content& request : requests)
         output.push_back(function_call_item(request, json::serialize(request.call.arguments)));
     out["output"] = std::move(output);
@@ -216,7 +229,7 @@ std::vector<json::object> response_events::finish(const agent_task& task) {
                                 {"text", utf8(text_)}, {"logprobs", json::array{}}}));
         out.push_back(numbered({{"type", "response.content_part.done"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
                                 {"part", output_text_part(text_)}}));
-        out.push_back(numbered({{"type", "response.output_item.done"}, {"output_index", 0}, {"item", message_item(id, text_, "completed", true)}}));
+        out.push_back(numbered({{"type", "response.output_item.done"}, {"output_index", 0}, {"item", message_item(id, text_, item_status(task.state), true)}}));
         output_index = 1;
     }
     for (const function_approval_request_content& request : requests) {

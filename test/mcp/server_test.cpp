@@ -141,9 +141,10 @@ struct http_answer {
 };
 
 asio::awaitable<http_answer> exchange(unsigned short port, std::string method, std::string body,
-                                      std::string headers = "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n") {
+                                      std::string headers = "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n",
+                                      std::string host = "localhost") {
     auto c = co_await forma_test::raw_http::connection::open(port);
-    co_await c.send(method + " /mcp HTTP/1.1\r\nHost: t\r\n" + headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+    co_await c.send(method + " /mcp HTTP/1.1\r\nHost: " + host + "\r\n" + headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
     auto response = co_await c.read();
     http_answer out;
     if (!response) co_return out;
@@ -184,6 +185,8 @@ TEST(McpServer, AnswersMalformedRequestsInJsonRpcShape) {
         EXPECT_EQ(init.session.size(), 32u);
         EXPECT_EQ(no_session.status, 400u);
         EXPECT_EQ(code_of(no_session), -32600);
+        EXPECT_EQ(no_session.body.at("id"), 2) << "the request's id, which could be told";
+        EXPECT_EQ(unknown_session.body.at("id"), 2);
         EXPECT_EQ(unknown_session.status, 404u);
         EXPECT_EQ(listed.body.at("result").at("tools").as_array().size(), 1u) << "the last page";
         EXPECT_FALSE(listed.body.at("result").as_object().contains("nextCursor"));
@@ -231,6 +234,30 @@ TEST(McpServer, RefusesMessagesThatAreNotJsonRpcTwo) {
         EXPECT_NE(object_id.body.at("error").at("message").as_string().find("string or an integer"), json::string::npos);
         EXPECT_EQ(listed.status, 200u) << "the session goes on";
         EXPECT_TRUE(listed.body.at("result").at("tools").is_array());
+    }());
+}
+
+// The Streamable HTTP transport's rule against DNS rebinding: a page of another site, its name
+// made to resolve to this machine, gets 403 before any session; the server's own names go on.
+TEST(McpServer, RefusesTheHostAndOriginOfAnotherSite) {
+    asio::io_context io;
+    forma::mcp::server mcp(io.get_executor(), forma_test::mcp_tools::all(), test_options());
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, mcp.routes());
+        const unsigned short port = s.port();
+        const std::string initialize = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}})";
+        const std::string json_headers = "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+        const http_answer rebound = co_await exchange(port, "POST", initialize, json_headers + "Origin: http://evil.example.com\r\n", "evil.example.com");
+        const http_answer other_origin = co_await exchange(port, "POST", initialize, json_headers + "Origin: http://evil.example.com\r\n");
+        const http_answer own = co_await exchange(port, "POST", initialize, json_headers + "Origin: http://localhost:" + std::to_string(port) + "\r\n",
+                                                  "localhost:" + std::to_string(port));
+        co_await s.finish();
+        EXPECT_EQ(rebound.status, 403u);
+        EXPECT_EQ(code_of(rebound), -32600);
+        EXPECT_TRUE(rebound.session.empty()) << "no session is made";
+        EXPECT_EQ(other_origin.status, 403u);
+        EXPECT_EQ(own.status, 200u);
+        EXPECT_EQ(own.session.size(), 32u);
     }());
 }
 

@@ -15,6 +15,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <thread>
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using forma::agent_session;
@@ -181,10 +184,26 @@ TEST_F(served_fleet_test, a_response_canceled_through_one_server_stops_on_the_on
 TEST_F(served_fleet_test, a_server_killed_mid_response_leaves_it_failed_not_lost) {
     fleet_server a(server(), 300ms), b(server(), 300ms);
     const std::string id = background_response(a.port, "forever");
+    // Killed once it has said "working" (its partial answer, stored).
+    const auto partial_answer = [&] {
+        const json::value read = json::parse(run(raw_http::exchange(a.port, raw_http::get("/v1/responses/" + id))).body());
+        const json::array& output = read.at("output").as_array();
+        return output.empty() ? std::string() : std::string(output[0].at("content").at(0).at("text").as_string());
+    };
+    for (int look = 0; look < 1000 && partial_answer() != "working"; ++look) std::this_thread::sleep_for(5ms);
     a.process.kill();
     // b follows it: once a's claim has lapsed (300 ms without renewal) it reads as failed.
     const auto streamed_on_b = run(raw_http::exchange(b.port, raw_http::get("/v1/responses/" + id + "?stream=true")));
+    const json::value read_on_b = json::parse(run(raw_http::exchange(b.port, raw_http::get("/v1/responses/" + id))).body());
     const json::value failed = last_event(streamed_on_b);
     EXPECT_EQ(failed.at("type"), "response.failed") << streamed_on_b.body();
     EXPECT_EQ(failed.at("response").at("error").at("message"), "the server running this task stopped before it ended");
+    // Its partial answer is kept, and never said whole.
+    EXPECT_EQ(failed.at("response").at("output").at(0).at("content").at(0).at("text"), "working");
+    EXPECT_EQ(failed.at("response").at("output").at(0).at("status"), "incomplete");
+    EXPECT_EQ(read_on_b.at("output").at(0).at("status"), "incomplete") << read_on_b;
+    const std::vector<std::string> events = raw_http::sse_data(streamed_on_b.body());
+    const auto item_done = std::find_if(events.begin(), events.end(), [](const std::string& e) { return e.find("response.output_item.done") != std::string::npos; });
+    ASSERT_NE(item_done, events.end()) << streamed_on_b.body();
+    EXPECT_EQ(json::parse(*item_done).at("item").at("status"), "incomplete");
 }

@@ -237,6 +237,7 @@ TEST(AgUiEndpoint, RefusesWhatItCannotRun) {
         const auto tools = co_await raw_http::posted(port, "/ag-ui", run_input("hello", R"("tools":[{"name":"f","description":"d"}])"));
         const auto bad_role = co_await raw_http::posted(port, "/ag-ui", R"({"threadId":"t","runId":"r","messages":[{"id":"m","role":"wizard"}]})");
         const auto unknown = co_await raw_http::posted(port, "/ag-ui", resume_input("nope/x", "true"));
+        const auto unknown_without_slash = co_await raw_http::posted(port, "/ag-ui", resume_input("nope", "true"));
         const auto get = co_await raw_http::exchange(port, raw_http::get("/ag-ui"));
         co_await s.finish();
         auto message_of = [](const raw_http::response& r) { return std::string(json::parse(r.body()).at("error").at("message").as_string()); };
@@ -249,6 +250,7 @@ TEST(AgUiEndpoint, RefusesWhatItCannotRun) {
         EXPECT_EQ(bad_role.result_int(), 400u);
         EXPECT_NE(message_of(bad_role).find("messages[0].role"), std::string::npos) << message_of(bad_role);
         EXPECT_EQ(unknown.result_int(), 404u);
+        EXPECT_EQ(unknown_without_slash.result_int(), 404u) << unknown_without_slash.body();
         EXPECT_EQ(get.result_int(), 405u);
         EXPECT_EQ(served.runs, 0);
     }());

@@ -257,6 +257,45 @@ TEST(OpenaiEndpoints, TwoAnswersAtOnceToAResponsesApprovalRunOnce) {
     EXPECT_EQ(files.deleted, std::vector<std::string>{"notes.txt"}) << "the approved call runs once";
 }
 
+// The run of a Response neither stored nor background is its caller's alone: it ends once the
+// caller leaves (the server reads the socket while the run is silent). A stored one goes on, to
+// be read again by its id.
+TEST(OpenaiEndpoints, AResponseNotStoredEndsWhenItsCallerLeaves) {
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::serving::openai_endpoints endpoints(served);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, endpoints.routes());
+        const unsigned short port = s.port();
+        // Streams `body` until the run says "working" (then nothing, for a day), and leaves.
+        auto leave_while_working = [port](std::string body) -> asio::awaitable<std::string> {
+            auto c = co_await raw_http::connection::open(port);
+            co_await c.send(raw_http::post("/v1/responses", body));
+            std::string seen;
+            char buffer[512];
+            while (seen.find("working") == std::string::npos)
+                seen.append(buffer, co_await c.socket().async_read_some(asio::buffer(buffer), asio::use_awaitable));
+            const std::size_t id = seen.find("\"id\":\"resp_") + 6;
+            co_return seen.substr(id, seen.find('"', id) - id);
+        };
+        const std::string stored = co_await leave_while_working(R"({"model":"m","input":"forever","stream":true})");
+        const std::string alone = co_await leave_while_working(R"({"model":"m","input":"forever","stream":true,"store":false})");
+        asio::steady_timer look(io);
+        while (served.canceled == 0) {
+            look.expires_after(5ms);
+            co_await look.async_wait(asio::use_awaitable);
+        }
+        const auto stored_now = co_await raw_http::exchange(port, raw_http::get("/v1/responses/" + stored));
+        const auto alone_now = co_await raw_http::exchange(port, raw_http::get("/v1/responses/" + alone));
+        const int canceled = served.canceled;
+        co_await s.finish();
+        EXPECT_EQ(canceled, 1);
+        EXPECT_EQ(json::parse(stored_now.body()).at("status"), "in_progress") << stored_now.body();
+        EXPECT_EQ(json::parse(alone_now.body()).at("status"), "cancelled") << alone_now.body();
+        EXPECT_EQ(json::parse(alone_now.body()).at("store"), false);
+    }());
+}
+
 TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
@@ -270,6 +309,8 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
                                                 R"({"model":"m","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f"}}]})");
         const auto bad_role = co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"wizard","content":"x"}]})");
         const auto failed = co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"user","content":"fail"}]})");
+        const auto failed_response = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"fail"})");
+        const auto failed_background = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"fail","background":true})");
         const auto wrong_type = co_await raw_http::posted(port, "/v1/responses", "{}", "text/plain");
         const auto unknown = co_await raw_http::exchange(port, raw_http::get("/v1/responses/resp_nope"));
         const auto no_previous = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"x","previous_response_id":"resp_nope"})");
@@ -290,6 +331,10 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
         EXPECT_EQ(error_of(bad_role).at("param").as_string(), "messages[0].role");
         EXPECT_EQ(failed.result_int(), 500u);
         EXPECT_EQ(error_of(failed).at("message").as_string(), "the agent failed: failed on purpose");
+        EXPECT_EQ(failed_response.result_int(), 500u) << "its caller waited for an answer that failed";
+        EXPECT_EQ(error_of(failed_response).at("type").as_string(), "server_error");
+        EXPECT_NE(error_of(failed_response).at("message").as_string().find("failed on purpose"), std::string::npos);
+        EXPECT_EQ(failed_background.result_int(), 200u) << "a background response is answered before it runs";
         EXPECT_EQ(wrong_type.result_int(), 415u);
         EXPECT_EQ(unknown.result_int(), 404u);
         EXPECT_EQ(error_of(unknown).at("type").as_string(), "not_found_error");
