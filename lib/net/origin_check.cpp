@@ -8,6 +8,7 @@
 #include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
+#include <cctype>
 
 namespace forma::net::detail {
 
@@ -72,23 +73,65 @@ bool same_origin(const origin& a, const origin& b) {
     return a.scheme == b.scheme && text_detail::iequals(a.authority.host, b.authority.host) && port_of(a) == port_of(b);
 }
 
+// Whether `from` is the page origin of a server reached by `host` (the Host field). The scheme
+// is left aside: a proxy that ends TLS forwards https pages' requests over plain HTTP.
+bool origin_of_host(const origin& from, const url_authority& host) {
+    if (!text_detail::iequals(from.authority.host, host.host)) return false;
+    return host.port ? port_of(from) == *host.port : !from.authority.port || port_of(from) == (from.scheme == "https" ? 443 : 80);
+}
+
+// A host name as the Host field may carry it: a registered name (letters, digits, '-', '.') or
+// an IP literal; nothing else (no user information, no percent-encoding). A final dot is dropped.
+std::optional<std::string> host_name(std::string_view host) {
+    if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+    if (host.empty()) return std::nullopt;
+    boost::system::error_code ec;
+    (void)ip::make_address(host, ec);
+    if (!ec) return std::string(host);
+    for (const char c : host)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.')) return std::nullopt;
+    return std::string(host);
+}
+
+// Whether `host` (with its port, if the field named one) is the name `entry` of allowed_hosts
+// ("agents.example.com", "[::1]", "agents.example.com:8443": then the port must be the same).
+bool listed(std::string_view entry, const std::string& host, const std::optional<unsigned short>& port) {
+    std::string problem;
+    const std::optional<url_authority> allowed = split_authority(entry, problem);
+    if (!allowed) return false;
+    const std::optional<std::string> name = host_name(allowed->host);
+    return name && text_detail::iequals(*name, host) && (!allowed->port || allowed->port == port);
+}
+
 } // namespace
 
 std::optional<std::string> origin_refusal(const server_request& request, const origin_policy& policy) {
     const auto any = [](const std::vector<std::string>& list) { return std::ranges::find(list, "*") != list.end(); };
     const bool loopback = reached_on_loopback(request);
-    const std::string* host_field = request.header("Host");
+    const std::string* host_field = nullptr;
+    for (const auto& [name, value] : request.headers) {
+        if (!text_detail::iequals(name, "Host")) continue;
+        if (host_field) return std::string("the request has more than one Host field");
+        host_field = &value;
+    }
     std::optional<url_authority> host;
-    if (host_field) {
+    // Whether the Host was held to a list (the loopback names or allowed_hosts): only then does
+    // a page of the Host's own origin pass, since a rebound name is its own origin too.
+    bool host_checked = false;
+    if (host_field && !host_field->empty()) { // an empty Host is allowed where the target has no authority
         std::string problem;
         host = split_authority(*host_field, problem);
-        if (!host) return "the Host " + quoted(*host_field) + " names no host: " + problem;
-        const bool allowed =
-            policy.allowed_hosts.empty()
-                ? !loopback || loopback_name(host->host)
-                : any(policy.allowed_hosts) || std::ranges::any_of(policy.allowed_hosts, [&](const std::string& name) {
-                      return text_detail::iequals(name, host->host);
-                  });
+        std::optional<std::string> name = host ? host_name(host->host) : std::nullopt;
+        if (!name) return "the Host " + quoted(*host_field) + " names no host" + (problem.empty() ? std::string() : ": " + problem);
+        host->host = std::move(*name);
+        bool allowed = true;
+        if (!policy.allowed_hosts.empty()) {
+            host_checked = !any(policy.allowed_hosts);
+            allowed = !host_checked || std::ranges::any_of(policy.allowed_hosts, [&](const std::string& entry) { return listed(entry, host->host, host->port); });
+        } else if (loopback) {
+            host_checked = true;
+            allowed = loopback_name(host->host);
+        }
         if (!allowed) {
             if (policy.allowed_hosts.empty())
                 return "the Host " + quoted(*host_field) +
@@ -101,7 +144,7 @@ std::optional<std::string> origin_refusal(const server_request& request, const o
     if (!origin_field || any(policy.allowed_origins)) return std::nullopt;
     const std::optional<origin> from = parse_origin(*origin_field);
     if (from) {
-        if (host && same_origin(*from, origin{request.secure ? "https" : "http", *host})) return std::nullopt;
+        if (host && host_checked && origin_of_host(*from, *host)) return std::nullopt;
         if (policy.allowed_origins.empty() ? loopback && loopback_name(from->authority.host)
                                            : std::ranges::any_of(policy.allowed_origins, [&](const std::string& allowed) {
                                                  const std::optional<origin> o = parse_origin(allowed);
@@ -109,8 +152,8 @@ std::optional<std::string> origin_refusal(const server_request& request, const o
                                              }))
             return std::nullopt;
     }
-    return "pages of the Origin " + quoted(*origin_field) +
-           " may not call this server (only its own origin" + (loopback ? " and loopback ones" : std::string()) +
+    return "pages of the Origin " + quoted(*origin_field) + " may not call this server (only its own origin, once its Host is " +
+           "a listed or loopback name" + (loopback ? ", and loopback ones" : std::string()) +
            "); name the origin in origin_policy::allowed_origins (server_options::origins) to let them";
 }
 

@@ -16,6 +16,7 @@
 #include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -91,16 +92,21 @@ public:
     /// The socket is closed when `d` passes (zero: no limit) unless disarm() comes first.
     void arm(std::chrono::milliseconds d) {
         if (d.count() <= 0) return disarm();
+        timed_out_ = false;
         timer_.expires_after(d);
-        timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-            if (ec) return;
+        timer_.async_wait([self = shared_from_this(), armed = ++armings_](boost::system::error_code ec) {
+            // A wait that ended as it was disarmed (its completion already queued) is not a timeout.
+            if (ec || armed != self->armings_) return;
             // Ends the read or write that waits; the connection may still answer (408) before it closes.
             self->timed_out_ = true;
             boost::system::error_code ignored;
             self->socket.cancel(ignored);
         });
     }
-    void disarm() { timer_.cancel(); }
+    void disarm() {
+        ++armings_;
+        timer_.cancel();
+    }
 
     void close() noexcept {
         boost::system::error_code ignored;
@@ -178,10 +184,6 @@ public:
                 co_await answer(stream, with_retry(route_shape(503, "the server is shutting down")), options, request.method == "HEAD");
                 co_return;
             }
-            if (std::optional<std::string> refused = origin_refusal(request, options.origins)) {
-                co_await answer(stream, route_shape(403, *refused), options, request.method == "HEAD");
-                co_return;
-            }
             if (options.authenticate) {
                 authentication decided = options.authenticate(request);
                 if (const std::optional<access_denied>& denied = decided.denied) {
@@ -191,6 +193,10 @@ public:
                     co_return;
                 }
                 request.caller = std::move(decided.caller);
+            }
+            if (std::optional<std::string> refused = origin_refusal(request, options.origins)) {
+                co_await answer(stream, route_shape(403, *refused), options, request.method == "HEAD");
+                co_return;
             }
             if (const auto length = parser.content_length(); length && *length > options.max_body_size) {
                 co_await answer(stream, route_shape(413, "the request body of " + std::to_string(*length) +
@@ -261,6 +267,10 @@ public:
     boost::asio::awaitable<void> watch_peer(Stream& stream) {
         namespace asio = boost::asio;
         boost::system::error_code ec;
+        if (peer_done_sending_) { // it closed its side after what it sent: it waits for the answers
+            co_await until_canceled();
+            co_return;
+        }
         for (;;) {
             co_await socket.async_wait(asio::ip::tcp::socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
             if (ec) co_return;
@@ -272,7 +282,11 @@ public:
             const std::size_t n = co_await stream.async_read_some(buffer_.prepare(std::min<std::size_t>(room, 4096)),
                                                                   asio::redirect_error(asio::use_awaitable, ec));
             buffer_.commit(n);
-            if (ec == asio::error::eof && buffer_.size() > 0) co_await until_canceled();
+            const bool end_of_input = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
+            if (end_of_input && buffer_.size() > 0) { // a request came before the end: each is answered
+                peer_done_sending_ = true;
+                co_await until_canceled();
+            }
             if (ec) co_return;
         }
     }
@@ -339,6 +353,8 @@ private:
     std::string local_;
     boost::asio::cancellation_signal cancel_;
     bool timed_out_ = false;
+    std::uint64_t armings_ = 0;
+    bool peer_done_sending_ = false;
     bool busy_ = false;
 };
 

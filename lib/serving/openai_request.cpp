@@ -230,7 +230,11 @@ run_request read_responses_request(const json::object& body) {
     read_sampling(body, {"max_output_tokens"}, out.options);
     if (const json::value* s = body.if_contains("stream"); s && s->is_bool()) out.stream = s->get_bool();
     if (const json::value* b = body.if_contains("background"); b && b->is_bool()) out.background = b->get_bool();
-    if (const json::value* kept = body.if_contains("store"); kept && kept->is_bool()) out.store = kept->get_bool();
+    if (const json::value* kept = body.if_contains("store"); kept && !kept->is_null()) {
+        if (!kept->is_bool()) refuse("store", "store must be true or false");
+        out.store = kept->get_bool();
+    }
+    if (out.background && !out.store) refuse("store", "a background response is stored: background needs store true");
     out.previous_response_id = json_detail::string_member(body, "previous_response_id");
     return out;
 }

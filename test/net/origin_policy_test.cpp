@@ -79,14 +79,22 @@ TEST(OriginPolicy, ALoopbackServerAnswersLoopbackNamesAndOriginsOnly) {
                                                       {own, "http://evil.example.com"},
                                                       {own, "null"},
                                                       {own, "https://" + own}, // another loopback origin
+                                                      {"localhost.", ""},
+                                                      {"", ""}, // empty: the target has no authority
+                                                      {"evil@localhost", ""},
+                                                      {"evil%2elocalhost", ""},
                                                       {"[::1", ""}});
+        const auto two_hosts = co_await forma_test::raw_http::exchange(
+            s.port(), "POST /mcp HTTP/1.1\r\nHost: localhost\r\nHost: evil.example.com\r\nContent-Length: 2\r\n\r\n{}");
         const auto refused = co_await forma_test::raw_http::exchange(s.port(), request_with("evil.example.com"));
         const auto refused_origin = co_await forma_test::raw_http::exchange(s.port(), request_with(own, "http://evil.example.com\xff"));
         co_await s.finish();
         for (const auto& [request, status] : got) {
             const bool allowed = request.find("evil") == std::string::npos && !request.ends_with("null") && request != "[::1 ";
+            EXPECT_NE(status, 0u) << request;
             EXPECT_EQ(status, allowed ? 200u : 403u) << request;
         }
+        EXPECT_EQ(two_hosts.result_int(), 403u);
         // In the route's own shape, saying what to set.
         const json::value body = json::parse(refused.body());
         EXPECT_EQ(body.at("error").at("code").as_int64(), -32600);
@@ -113,6 +121,9 @@ TEST(OriginPolicy, ListedHostsAndOriginsReplaceTheLoopbackNames) {
                                                            {"agents.example.com", "https://app.example.com"},
                                                            {"agents.example.com", "https://APP.example.com:443"},
                                                            {"agents.example.com", "http://agents.example.com"},
+                                                           {"agents.example.com", "https://agents.example.com"},
+                                                           {"agents.example.com:8443", "https://agents.example.com:8443"},
+                                                           {"agents.example.com:8443", "https://agents.example.com"},
                                                            {"agents.example.com", "https://app.example.com:8443"},
                                                            {"agents.example.com", "http://app.example.com"},
                                                            {"agents.example.com", "http://localhost:3000"},
@@ -124,6 +135,9 @@ TEST(OriginPolicy, ListedHostsAndOriginsReplaceTheLoopbackNames) {
         EXPECT_EQ(got.at("agents.example.com https://app.example.com"), 200u);
         EXPECT_EQ(got.at("agents.example.com https://APP.example.com:443"), 200u) << "the default port is the same origin";
         EXPECT_EQ(got.at("agents.example.com http://agents.example.com"), 200u) << "its own origin";
+        EXPECT_EQ(got.at("agents.example.com https://agents.example.com"), 200u) << "its own origin, its TLS ended by a proxy";
+        EXPECT_EQ(got.at("agents.example.com:8443 https://agents.example.com:8443"), 200u);
+        EXPECT_EQ(got.at("agents.example.com:8443 https://agents.example.com"), 403u) << "another port";
         EXPECT_EQ(got.at("agents.example.com https://app.example.com:8443"), 403u);
         EXPECT_EQ(got.at("agents.example.com http://app.example.com"), 403u);
         EXPECT_EQ(got.at("agents.example.com http://localhost:3000"), 403u) << "a list replaces the loopback origins";

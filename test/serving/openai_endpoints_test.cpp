@@ -311,6 +311,8 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
         const auto failed = co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"user","content":"fail"}]})");
         const auto failed_response = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"fail"})");
         const auto failed_background = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"fail","background":true})");
+        const auto background_not_stored = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"x","background":true,"store":false})");
+        const auto store_not_bool = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"x","store":"no"})");
         const auto wrong_type = co_await raw_http::posted(port, "/v1/responses", "{}", "text/plain");
         const auto unknown = co_await raw_http::exchange(port, raw_http::get("/v1/responses/resp_nope"));
         const auto no_previous = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"x","previous_response_id":"resp_nope"})");
@@ -335,6 +337,9 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
         EXPECT_EQ(error_of(failed_response).at("type").as_string(), "server_error");
         EXPECT_NE(error_of(failed_response).at("message").as_string().find("failed on purpose"), std::string::npos);
         EXPECT_EQ(failed_background.result_int(), 200u) << "a background response is answered before it runs";
+        EXPECT_EQ(background_not_stored.result_int(), 400u);
+        EXPECT_EQ(error_of(background_not_stored).at("param").as_string(), "store");
+        EXPECT_EQ(error_of(store_not_bool).at("param").as_string(), "store");
         EXPECT_EQ(wrong_type.result_int(), 415u);
         EXPECT_EQ(unknown.result_int(), 404u);
         EXPECT_EQ(error_of(unknown).at("type").as_string(), "not_found_error");

@@ -99,7 +99,7 @@ struct server_options {
     /// TLS, when set; plain HTTP otherwise.
     std::optional<tls_identity> tls{};
     /// The Host and Origin answered (DNS rebinding, other sites' pages): by default, a server
-    /// reached on a loopback address answers loopback names only. Checked before `authenticate`.
+    /// reached on a loopback address answers loopback names only. Checked after `authenticate`.
     origin_policy origins{};
     /// Runs on every request's head before its body is read; none lets every request in.
     authenticator authenticate{};
