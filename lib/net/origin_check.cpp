@@ -1,7 +1,6 @@
 // origin_policy applied to a request's Host and Origin.
 #include "origin_check.hpp"
 
-#include "../json/json_text.hpp"
 #include "../text/ascii.hpp"
 #include "url_authority.hpp"
 
@@ -37,10 +36,13 @@ bool reached_on_loopback(const server_request& request) {
     return local && loopback_address(local->host);
 }
 
-// What is quoted of a peer's text in a message: valid UTF-8, not longer than a line.
+// What is quoted of a peer's text in a message: printable ASCII (a host or an origin is; any
+// other byte shows as '?', so the message stays valid UTF-8), not longer than a line.
 std::string quoted(std::string_view text) {
     constexpr std::size_t longest = 120;
-    std::string shown = json_detail::valid_utf8(text.substr(0, longest));
+    std::string shown(text.substr(0, longest));
+    for (char& c : shown)
+        if (c < 0x20 || c > 0x7e) c = '?';
     if (text.size() > longest) shown += "...";
     return "\"" + shown + "\"";
 }
