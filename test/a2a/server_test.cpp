@@ -438,7 +438,7 @@ TEST(A2aServerWire, ServesTheCardOfTheVersionAskedFor) {
 
 // The card's URL comes from the server's configuration or the address a client reached, never
 // from a Host header the operator did not list: a client cannot make the card send other
-// agents elsewhere, nor put bytes that are not UTF-8 into it.
+// agents elsewhere, nor put bytes that are not UTF-8 into it (such a Host is refused first).
 TEST(A2aServerWire, TheCardNamesAHostOnlyWhereTheOperatorListsIt) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
@@ -460,9 +460,10 @@ TEST(A2aServerWire, TheCardNamesAHostOnlyWhereTheOperatorListsIt) {
         co_await by_host.finish();
         co_await by_url.finish();
         boost::system::error_code ec;
-        const json::value hostile_card = json::parse(hostile.body(), ec); // Boost.JSON refuses text that is not UTF-8
+        const json::value hostile_answer = json::parse(hostile.body(), ec); // Boost.JSON refuses text that is not UTF-8
         CO_ASSERT_TRUE(!ec);
-        EXPECT_EQ(hostile_card.at("url").as_string(), reached);
+        EXPECT_EQ(hostile.result_int(), 403u) << "a Host that is no host name is refused, whatever the policy lists";
+        EXPECT_FALSE(hostile_answer.as_object().contains("url"));
         EXPECT_EQ(json::parse(elsewhere.body()).at("url").as_string(), reached);
         EXPECT_EQ(json::parse(named.body()).at("url").as_string(), "http://agents.example.com:8443/a2a");
         EXPECT_EQ(json::parse(configured_card.body()).at("url").as_string(), "https://agents.example.com/a2a");
