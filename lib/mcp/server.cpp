@@ -1,6 +1,8 @@
 // forma::mcp::server: the transports (stdio, Streamable HTTP) around server_session.
 #include <forma/mcp/server.hpp>
 
+#include <forma/error.hpp>
+
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
@@ -54,7 +56,8 @@ struct server::state {
     state(asio::any_io_executor ex, std::vector<function_tool> tools, server_options options)
         : catalog(std::make_shared<detail::server_catalog>(detail::server_catalog{ex, std::move(tools), std::move(options)})) {}
 
-    std::shared_ptr<const detail::server_catalog> catalog;
+    std::shared_ptr<detail::server_catalog> catalog;
+    std::vector<std::weak_ptr<detail::server_session>> stdio_sessions;
 
     struct http_session {
         std::shared_ptr<detail::server_session> session;
@@ -155,25 +158,48 @@ struct server::state {
             co_await writer.send(std::move(accepted));
             co_return;
         }
+        // The answer is JSON, unless the server sends something first (progress, a log, a request
+        // of its own): then an event stream of those messages, the answer last. A call that asked
+        // for progress gets its stream's head at once, for clients that wait for a head.
         const std::vector<std::pair<std::string, std::string>> session_header{{"Mcp-Session-Id", session_id}};
-        if (!detail::server_session::wants_progress(message)) {
-            detail::server_session::notify_function no_notifications;
-            std::optional<std::string> answer = co_await session->handle(message, std::move(no_notifications));
+        auto stream_head = [&session_header] {
+            net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = session_header};
+            head.headers.emplace_back("Cache-Control", "no-cache");
+            return head;
+        };
+        bool streaming = detail::server_session::wants_progress(message);
+        if (streaming) co_await writer.start(stream_head());
+        detail::ordered_writes events(catalog->executor, [&writer, &stream_head, started = streaming](std::string m) mutable -> asio::awaitable<void> {
+            if (!started) {
+                started = true;
+                co_await writer.start(stream_head());
+            }
+            co_await writer.write(net::format_sse_event(m, "message"));
+        });
+        detail::server_session::notify_function to_events = [&events, &streaming](std::string m) {
+            streaming = true;
+            events.push(std::move(m));
+        };
+        std::optional<std::string> answer;
+        std::exception_ptr failure;
+        try {
+            answer = co_await session->handle(message, to_events);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        if (failure) {
+            // The writes hold `writer`: wait for them before this frame goes.
+            co_await asio::this_coro::reset_cancellation_state();
+            co_await events.drained();
+            std::rethrow_exception(failure);
+        }
+        if (!streaming) {
             // A canceled call gets no answer: 202 and no body, as for a notification.
             net::http_reply reply = answer ? json_reply(200, std::move(*answer)) : net::http_reply{.status = 202, .content_type = {}};
             reply.headers = session_header;
             co_await writer.send(std::move(reply));
             co_return;
         }
-        // Progress: an event stream of notifications, then the answer.
-        net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = session_header};
-        head.headers.emplace_back("Cache-Control", "no-cache");
-        co_await writer.start(std::move(head));
-        detail::ordered_writes events(catalog->executor, [&writer](std::string m) -> asio::awaitable<void> {
-            co_await writer.write(net::format_sse_event(m, "message"));
-        });
-        detail::server_session::notify_function to_events = [&events](std::string m) { events.push(std::move(m)); };
-        std::optional<std::string> answer = co_await session->handle(message, std::move(to_events));
         if (answer) events.push(std::move(*answer));
         // The writes hold `writer`: wait for them even when the request is canceled (the server
         // stops), or they would write through a writer gone with this frame.
@@ -208,6 +234,52 @@ server::~server() {
 
 std::size_t server::sessions() const noexcept { return state_->sessions.size(); }
 
+namespace {
+
+template <class Items, class Key>
+void refuse_twice(const Items& items, const Key& key, std::string_view what, const std::string& name) {
+    if (std::any_of(items.begin(), items.end(), [&](const auto& item) { return key(item) == name; })) {
+        throw error("the MCP server serves a " + std::string(what) + " \"" + name + "\" already");
+    }
+}
+
+void require(bool present, std::string_view what) {
+    if (!present) throw error("an MCP " + std::string(what) + " is needed");
+}
+
+} // namespace
+
+void server::add(server_tool tool) {
+    require(!tool.name.empty() && bool(tool.invoke), "server_tool needs a name and an invoke function");
+    if (state_->catalog->has_tool(tool.name)) throw error("the MCP server serves a tool \"" + tool.name + "\" already");
+    state_->catalog->server_tools.push_back(std::move(tool));
+}
+
+void server::add(resource r) {
+    require(!r.uri.empty() && !r.name.empty() && bool(r.read), "resource needs a uri, a name and a read function");
+    refuse_twice(state_->catalog->resources, [](const resource& x) { return x.uri; }, "resource", r.uri);
+    state_->catalog->resources.push_back(std::move(r));
+}
+
+void server::add(resource_template t) {
+    require(!t.uri_template.empty() && !t.name.empty() && bool(t.read), "resource_template needs a uri_template, a name and a read function");
+    refuse_twice(state_->catalog->templates, [](const resource_template& x) { return x.uri_template; }, "resource template", t.uri_template);
+    state_->catalog->templates.push_back(std::move(t));
+}
+
+void server::add(prompt p) {
+    require(!p.name.empty() && bool(p.get), "prompt needs a name and a get function");
+    refuse_twice(state_->catalog->prompts, [](const prompt& x) { return x.name; }, "prompt", p.name);
+    state_->catalog->prompts.push_back(std::move(p));
+}
+
+void server::resource_updated(const std::string& uri) {
+    auto& stdio = state_->stdio_sessions;
+    std::erase_if(stdio, [](const auto& s) { return s.expired(); });
+    for (const auto& weak : stdio) weak.lock()->resource_updated(uri);
+    for (auto& [id, s] : state_->sessions) s.session->resource_updated(uri);
+}
+
 net::http_routes server::routes() const {
     net::http_routes routes;
     routes.shape_errors(&rpc_error_shape);
@@ -229,6 +301,8 @@ asio::awaitable<void> server::serve_stdio(int input_fd, int output_fd) {
     });
     auto session = std::make_shared<detail::server_session>(s->catalog);
     auto notify = [writes](std::string m) mutable { writes.push(std::move(m)); };
+    session->set_unsolicited(notify);
+    s->stdio_sessions.push_back(session);
     std::string buffer;
     std::size_t running = 0;
     asio::steady_timer calls_done(executor);

@@ -62,7 +62,7 @@ TEST_P(SdkClient, NegotiatesAndListsEveryPage) {
         const json::object listed = co_await sdk(s, {"list"});
         co_await s.finish();
         EXPECT_EQ(info.at("server").at("name").as_string(), "forma-test-tools") << json::serialize(info);
-        EXPECT_EQ(info.at("protocolVersion").as_string(), "2025-06-18") << "the newest both speak";
+        EXPECT_EQ(info.at("protocolVersion").as_string(), "2025-11-25") << "the newest both speak";
         EXPECT_EQ(info.at("instructions").as_string(), "Tools for tests");
         EXPECT_TRUE(info.at("capabilities").as_object().contains("tools"));
         EXPECT_EQ(listed.at("pages").as_int64(), 3);

@@ -171,7 +171,7 @@ TEST(McpServer, AnswersMalformedRequestsInJsonRpcShape) {
                                                               "Content-Type: application/json\r\nMcp-Session-Id: nope\r\n");
         const http_answer listed = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"4"}})", session_header);
         const http_answer bad_cursor = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"x"}})", session_header);
-        const http_answer unknown_method = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":5,"method":"resources/list"})", session_header);
+        const http_answer unknown_method = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":5,"method":"sampling/createMessage"})", session_header);
         const http_answer notified = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","method":"notifications/initialized"})", session_header);
         const http_answer not_json = co_await exchange(port, "POST", "{", session_header);
         const http_answer batch = co_await exchange(port, "POST", "[]", session_header);

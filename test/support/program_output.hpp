@@ -23,14 +23,22 @@ extern char** environ;
 
 namespace forma_test {
 
-/// Runs `argv` with `extra_environment` ("NAME=value") added; its standard output, once it has exited.
-inline boost::asio::awaitable<std::string> program_output(std::vector<std::string> argv,
-                                                          std::vector<std::string> extra_environment = {}) {
+struct program_result {
+    /// What it wrote to its standard output (and standard error, when asked).
+    std::string output;
+    /// Its exit status; -1 when a signal ended it.
+    int exit_code = -1;
+};
+
+/// Runs `argv` with `extra_environment` ("NAME=value") added, until it exits.
+inline boost::asio::awaitable<program_result> run_program(std::vector<std::string> argv, std::vector<std::string> extra_environment = {},
+                                                          bool with_standard_error = false) {
     int out[2];
     if (::pipe(out) != 0) throw std::runtime_error("pipe failed");
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    if (with_standard_error) posix_spawn_file_actions_adddup2(&actions, out[1], STDERR_FILENO);
     posix_spawn_file_actions_addclose(&actions, out[0]);
     posix_spawn_file_actions_addclose(&actions, out[1]);
     std::vector<std::string> environment;
@@ -60,7 +68,13 @@ inline boost::asio::awaitable<std::string> program_output(std::vector<std::strin
     }
     int status = 0;
     ::waitpid(pid, &status, 0);
-    co_return text;
+    co_return program_result{std::move(text), WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+/// Runs `argv` with `extra_environment` ("NAME=value") added; its standard output, once it has exited.
+inline boost::asio::awaitable<std::string> program_output(std::vector<std::string> argv,
+                                                          std::vector<std::string> extra_environment = {}) {
+    co_return (co_await run_program(std::move(argv), std::move(extra_environment))).output;
 }
 
 /// The one JSON object a client script prints (an interop driver: sdk_client.mjs and its kin);
