@@ -31,6 +31,8 @@
 #include <forma/serving/ag_ui_endpoint.hpp>
 #include <forma/serving/openai_endpoints.hpp>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/json/parse.hpp>
@@ -108,19 +110,28 @@ public:
     }
 
     /// The request, answered and checked; the ids it gave are remembered for "$0".."$9".
-    kept_answer ask(forma::net::server_request request) {
+    /// The answer to `request`. `leaves_an_idle_stream`: the client goes (the handler is
+    /// canceled) once its stream has started and nothing is left to run, as a client of a
+    /// stream that ends only with it (MCP's GET) does.
+    kept_answer ask(forma::net::server_request request, bool leaves_an_idle_stream = false) {
         request.target = request.path + (request.query.empty() ? "" : "?" + request.query);
         const int failures_before = model.failures;
         kept_answer answer;
         bool done = false;
         std::exception_ptr escaped;
+        boost::asio::cancellation_signal leave;
         io.restart(); // a loop that ran out of work stops until restarted
-        boost::asio::co_spawn(io, routes.handle(request, answer), [&](std::exception_ptr e) {
+        boost::asio::co_spawn(io, routes.handle(request, answer), boost::asio::bind_cancellation_slot(leave.slot(), [&](std::exception_ptr e) {
             done = true;
             escaped = e;
-        });
+        }));
         while (!done) {
-            if (io.poll() == 0 && !done) io.run_one_for(std::chrono::seconds(2)); // a handler waits on a timer
+            if (io.poll() != 0 || done) continue;
+            if (leaves_an_idle_stream && answer.streamed) {
+                leave.emit(boost::asio::cancellation_type::terminal);
+                continue;
+            }
+            io.run_one_for(std::chrono::seconds(2)); // a handler waits on a timer
         }
         io.poll(); // what the answer set going (a task's run) goes on to its end
         check(!escaped || answer.streamed, "an exception escaped a handler that had not started streaming");

@@ -11,13 +11,13 @@ namespace forma::json_detail::json_rpc {
 namespace json = boost::json;
 
 std::string request(std::int64_t id, std::string_view method, json::object params) {
-    return json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
+    return serialize_utf8(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
 }
 
 std::string notification(std::string_view method, json::object params) {
     json::object message{{"jsonrpc", "2.0"}, {"method", method}};
     if (!params.empty()) message["params"] = std::move(params);
-    return json::serialize(message);
+    return serialize_utf8(message);
 }
 
 std::string result_reply(const json::value& id, json::value result) {

@@ -5,7 +5,10 @@
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
 #include "mcp_contents.hpp"
+#include "sampling_wire.hpp"
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -27,7 +30,7 @@ namespace {
 namespace asio = boost::asio;
 namespace json = boost::json;
 
-constexpr std::array supported_protocol_versions{"2025-06-18", "2025-03-26", "2024-11-05"};
+constexpr std::array supported_protocol_versions{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
 // JSON-RPC error codes (JSON-RPC 2.0, section 5.1).
 
@@ -69,6 +72,7 @@ struct client::state : std::enable_shared_from_this<state> {
     std::map<std::int64_t, std::shared_ptr<pending_request>> pending;
     std::set<std::int64_t> abandoned; // timed out or cancelled: a late answer is expected
     std::deque<std::string> outbox;
+    std::map<std::string, std::shared_ptr<asio::cancellation_signal>> answering; // the server's requests being answered, by id
     bool writing = false;
     bool connected = false;
     bool closed = false;
@@ -90,6 +94,8 @@ struct client::state : std::enable_shared_from_this<state> {
     // The same, with a whole message that names the server already (the transport's).
     void break_connection_with(std::string message) {
         if (!broken) broken = std::move(message);
+        const auto stops = answering; // no one to answer now
+        for (const auto& [id, stop] : stops) stop->emit(asio::cancellation_type::terminal);
         for (auto& [id, request] : pending) {
             if (request->answered) continue;
             request->answered = true;
@@ -167,7 +173,7 @@ struct client::state : std::enable_shared_from_this<state> {
         namespace rpc = json_detail::json_rpc;
         const rpc::message_view view = rpc::classify(message);
         if (view.kind == rpc::message_kind::request) {
-            answer_server_request(*view.id, view.method);
+            answer_server_request(*view.id, view.method, view.params);
             return;
         }
         if (view.kind == rpc::message_kind::notification) {
@@ -200,18 +206,67 @@ struct client::state : std::enable_shared_from_this<state> {
         request.signal.cancel();
     }
 
-    void answer_server_request(const json::value& id, std::string_view method) {
+    void answer_server_request(const json::value& id, std::string_view method, const json::value* params_value) {
+        namespace rpc = json_detail::json_rpc;
         if (method == "ping") {
-            post(json_detail::json_rpc::result_reply(id, json::object()));
+            post(rpc::result_reply(id, json::object()));
             return;
         }
-        post(json_detail::json_rpc::error_reply(id, json_detail::json_rpc::method_not_found,
-                                               "forma's MCP client does not offer " + std::string(method)));
+        const bool sampling = method == "sampling/createMessage" && options.on_sampling;
+        const bool elicitation = method == "elicitation/create" && options.on_elicitation;
+        if (!sampling && !elicitation) {
+            post(rpc::error_reply(id, rpc::method_not_found, "forma's MCP client does not offer " + json_detail::valid_utf8(method)));
+            return;
+        }
+        const std::string key = json::serialize(id);
+        if (answering.size() >= options.max_server_requests || answering.contains(key)) {
+            post(rpc::error_reply(id, rpc::internal_error,
+                                  "forma's MCP client answers " + std::to_string(options.max_server_requests) + " requests at once"));
+            return;
+        }
+        const json::object params = params_value && params_value->is_object() ? params_value->get_object() : json::object();
+        auto stop = std::make_shared<asio::cancellation_signal>();
+        answering.emplace(key, stop);
+        // The completion holds the signal: its slot is cleared when the answer ends, after the map let go.
+        asio::co_spawn(executor, answer(shared_from_this(), id, sampling, params),
+                       asio::bind_cancellation_slot(stop->slot(), [stop](std::exception_ptr) {}));
+    }
+
+    // Answers one sampling or elicitation request with the caller's handler; canceled (the server
+    // gave up, the client closed), it answers nothing.
+    static asio::awaitable<void> answer(std::shared_ptr<state> self, json::value id, bool sampling, json::object params) {
+        namespace rpc = json_detail::json_rpc;
+        std::string reply;
+        bool canceled = false;
+        try {
+            if (sampling) {
+                const sampling_result result = co_await self->options.on_sampling(detail::read_sampling_request(params, self->name));
+                reply = rpc::result_reply(id, detail::sampling_result_json(result, self->server.protocol_version >= "2025-11-25"));
+            } else {
+                elicitation_request request = detail::read_elicitation_request(params, self->name);
+                const json::object schema = request.requested_schema;
+                const elicitation_result result = co_await self->options.on_elicitation(std::move(request));
+                reply = rpc::result_reply(id, detail::elicitation_result_json(result, schema));
+            }
+        } catch (const mcp_error& e) {
+            reply = rpc::error_reply(id, rpc::invalid_params, json_detail::valid_utf8(e.what()));
+        } catch (const boost::system::system_error& e) {
+            canceled = e.code() == asio::error::operation_aborted;
+            reply = rpc::error_reply(id, rpc::internal_error, json_detail::valid_utf8(e.what()));
+        } catch (const std::exception& e) {
+            reply = rpc::error_reply(id, rpc::internal_error, json_detail::valid_utf8(e.what()));
+        }
+        self->answering.erase(json::serialize(id));
+        if (!canceled && !self->closed && !self->broken) self->post(std::move(reply));
     }
 
     void notification(std::string_view method, const json::value* params_value) {
         const json::object* params = params_value && params_value->is_object() ? &params_value->get_object() : nullptr;
-        if (method == "notifications/progress" && params && options.on_progress) {
+        if (method == "notifications/cancelled" && params) {
+            if (const json::value* id = params->if_contains("requestId")) {
+                if (const auto it = answering.find(json::serialize(*id)); it != answering.end()) it->second->emit(asio::cancellation_type::terminal);
+            }
+        } else if (method == "notifications/progress" && params && options.on_progress) {
             const json::value* token = params->if_contains("progressToken");
             const json::value* value = params->if_contains("progress");
             if (!token || !token->is_int64() || !value || !value->is_number()) return;
@@ -237,8 +292,18 @@ struct client::state : std::enable_shared_from_this<state> {
             options.on_log(log);
         } else if (method == "notifications/tools/list_changed" && options.on_tools_changed) {
             options.on_tools_changed();
+        } else if (method == "notifications/resources/updated" && params && options.on_resource_updated) {
+            if (const json::value* uri = params->if_contains("uri"); uri && uri->is_string()) {
+                options.on_resource_updated(json_detail::valid_utf8(uri->get_string()));
+            }
         }
     }
+
+    // Every entry of every page of a list method, read by `read`; at most `limit` of them.
+    template <class Entry, class Read>
+    asio::awaitable<std::vector<Entry>> list_all(const char* method, const char* key, Read read, std::size_t limit);
+    // completion/complete's values.
+    asio::awaitable<std::vector<std::string>> completions(json::object reference, std::string argument, std::string value);
 
     // One request and its answer's result. The caller's cancellation and the timeout
     // cancel it on the server too.
@@ -297,8 +362,11 @@ asio::awaitable<void> client::connect() {
     if (s.connected) co_return;
     co_await s.link->start();
     asio::co_spawn(s.executor, state::read_all(state_), asio::detached);
+    json::object capabilities;
+    if (s.options.on_sampling) capabilities["sampling"] = json::object();
+    if (s.options.on_elicitation) capabilities["elicitation"] = json::object();
     json::object params{{"protocolVersion", latest_protocol_version},
-                        {"capabilities", json::object()},
+                        {"capabilities", std::move(capabilities)},
                         {"clientInfo", {{"name", s.options.client_name}, {"version", s.options.client_version}}}};
     const json::value answer = co_await s.request("initialize", std::move(params), s.options.connect_timeout);
     if (!answer.is_object()) throw s.failure("answered initialize with a result that is not an object");
@@ -309,7 +377,7 @@ asio::awaitable<void> client::connect() {
     if (std::find(supported_protocol_versions.begin(), supported_protocol_versions.end(), offered) ==
         supported_protocol_versions.end()) {
         throw s.failure("speaks MCP protocol version " + quoted(offered) + ", which forma does not (it speaks " +
-                        std::string(latest_protocol_version) + ", 2025-03-26 and 2024-11-05)");
+                        std::string(latest_protocol_version) + ", 2025-06-18, 2025-03-26 and 2024-11-05)");
     }
     server_info info;
     info.protocol_version = std::string(offered);
@@ -330,29 +398,109 @@ asio::awaitable<void> client::connect() {
 
 const server_info& client::server() const noexcept { return state_->server; }
 
-asio::awaitable<std::vector<tool_info>> client::list_tools() {
-    state& s = *state_;
-    std::vector<tool_info> tools;
+template <class Entry, class Read>
+asio::awaitable<std::vector<Entry>> client::state::list_all(const char* method, const char* key, Read read, std::size_t limit) {
+    state& s = *this;
+    std::vector<Entry> entries;
     std::set<std::string> cursors_seen;
     std::optional<std::string> cursor;
     for (;;) {
         json::object params;
         if (cursor) params["cursor"] = *cursor;
-        const json::value answer = co_await s.request("tools/list", std::move(params), s.options.request_timeout);
+        const json::value answer = co_await s.request(method, std::move(params), s.options.request_timeout);
         const json::object* result = answer.if_object();
-        const json::value* list = result ? result->if_contains("tools") : nullptr;
-        if (!list || !list->is_array()) throw s.failure("answered tools/list without a \"tools\" array");
+        const json::value* list = result ? result->if_contains(key) : nullptr;
+        if (!list || !list->is_array()) throw s.failure(std::string("answered ") + method + " without a \"" + key + "\" array");
         for (const json::value& entry : list->get_array()) {
-            tools.push_back(detail::read_tool_info(entry, s.name));
-            if (tools.size() > s.options.max_tools) {
-                throw s.failure("lists more than " + std::to_string(s.options.max_tools) + " tools (client_options::max_tools)");
+            entries.push_back(read(entry, s.name));
+            if (entries.size() > limit) {
+                throw s.failure("lists more than " + std::to_string(limit) + " " + key + " (client_options::max_tools)");
             }
         }
         const json::value* next = result->if_contains("nextCursor");
-        if (!next || !next->is_string()) co_return tools;
+        if (!next || !next->is_string()) co_return entries;
         cursor = std::string(next->get_string());
-        if (!cursors_seen.insert(*cursor).second) throw s.failure("repeats the tools/list cursor " + quoted(*cursor));
+        if (!cursors_seen.insert(*cursor).second) throw s.failure(std::string("repeats the ") + method + " cursor " + quoted(*cursor));
     }
+}
+
+asio::awaitable<std::vector<tool_info>> client::list_tools() {
+    co_return co_await state_->list_all<tool_info>("tools/list", "tools", &detail::read_tool_info, state_->options.max_tools);
+}
+
+asio::awaitable<std::vector<resource_info>> client::list_resources() {
+    co_return co_await state_->list_all<resource_info>("resources/list", "resources", &detail::read_resource_info, state_->options.max_tools);
+}
+
+asio::awaitable<std::vector<resource_template_info>> client::list_resource_templates() {
+    co_return co_await state_->list_all<resource_template_info>("resources/templates/list", "resourceTemplates",
+                                                        &detail::read_resource_template_info, state_->options.max_tools);
+}
+
+asio::awaitable<std::vector<prompt_info>> client::list_prompts() {
+    co_return co_await state_->list_all<prompt_info>("prompts/list", "prompts", &detail::read_prompt_info, state_->options.max_tools);
+}
+
+asio::awaitable<std::vector<resource_contents>> client::read_resource(std::string uri) {
+    state& s = *state_;
+    json::object params{{"uri", std::move(uri)}}; // named: g++ 12 miscompiles a braced argument of a co_await
+    const json::value answer = co_await s.request("resources/read", std::move(params), s.options.request_timeout);
+    const json::object* result = answer.if_object();
+    const json::value* contents = result ? result->if_contains("contents") : nullptr;
+    if (!contents || !contents->is_array()) throw s.failure("answered resources/read without a \"contents\" array");
+    std::vector<resource_contents> out;
+    for (const json::value& item : contents->get_array()) out.push_back(detail::read_resource_contents(item, s.name));
+    co_return out;
+}
+
+asio::awaitable<void> client::subscribe(std::string uri) {
+    json::object params{{"uri", std::move(uri)}};
+    (void)co_await state_->request("resources/subscribe", std::move(params), state_->options.request_timeout);
+}
+
+asio::awaitable<void> client::unsubscribe(std::string uri) {
+    json::object params{{"uri", std::move(uri)}};
+    (void)co_await state_->request("resources/unsubscribe", std::move(params), state_->options.request_timeout);
+}
+
+asio::awaitable<prompt_result> client::get_prompt(std::string name, template_variables arguments) {
+    state& s = *state_;
+    json::object given;
+    for (auto& [key, value] : arguments) given[key] = value;
+    json::object params{{"name", std::move(name)}, {"arguments", std::move(given)}};
+    const json::value answer = co_await s.request("prompts/get", std::move(params), s.options.request_timeout);
+    if (!answer.is_object()) throw s.failure("answered prompts/get with a result that is not an object");
+    co_return detail::read_prompt_result(answer.get_object(), s.name);
+}
+
+asio::awaitable<std::vector<std::string>> client::state::completions(json::object reference, std::string argument, std::string value) {
+    state& s = *this;
+    json::object params{{"ref", std::move(reference)}, {"argument", {{"name", std::move(argument)}, {"value", std::move(value)}}}};
+    const json::value answer = co_await s.request("completion/complete", std::move(params), s.options.request_timeout);
+    const json::object* result = answer.if_object();
+    const json::value* completion = result ? result->if_contains("completion") : nullptr;
+    const json::value* values = completion && completion->is_object() ? completion->get_object().if_contains("values") : nullptr;
+    if (!values || !values->is_array()) throw s.failure("answered completion/complete without completion.values");
+    std::vector<std::string> out;
+    for (const json::value& v : values->get_array()) {
+        if (v.is_string()) out.push_back(json_detail::valid_utf8(v.get_string()));
+    }
+    co_return out;
+}
+
+asio::awaitable<std::vector<std::string>> client::complete_prompt_argument(std::string prompt, std::string argument, std::string value) {
+    json::object reference{{"type", "ref/prompt"}, {"name", std::move(prompt)}};
+    co_return co_await state_->completions(std::move(reference), std::move(argument), std::move(value));
+}
+
+asio::awaitable<std::vector<std::string>> client::complete_template_variable(std::string uri_template, std::string variable, std::string value) {
+    json::object reference{{"type", "ref/resource"}, {"uri", std::move(uri_template)}};
+    co_return co_await state_->completions(std::move(reference), std::move(variable), std::move(value));
+}
+
+asio::awaitable<void> client::set_log_level(log_level level) {
+    json::object params{{"level", to_string(level)}};
+    (void)co_await state_->request("logging/setLevel", std::move(params), state_->options.request_timeout);
 }
 
 asio::awaitable<call_result> client::call_tool(std::string name, json::object arguments) {

@@ -1,6 +1,9 @@
 #include "mcp_contents.hpp"
 
+#include <forma/error.hpp>
+
 #include "../json/json_members.hpp"
+#include "../json/json_text.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -22,6 +25,8 @@ content binary(const json::object& item, std::string_view data_key, const std::s
                             " that is not valid base64]");
     }
 }
+
+} // namespace
 
 content read_content(const json::value& value) {
     if (!value.is_object()) return text_content(json_detail::valid_utf8(json::serialize(value)));
@@ -54,11 +59,80 @@ content read_content(const json::value& value) {
     return unknown_content(type.empty() ? std::string("mcp_content") : type, std::move(rest));
 }
 
+namespace {
+
 [[noreturn]] void malformed(const std::string& server, const std::string& what) {
     throw mcp_error(server + " answered with " + what, server);
 }
 
+const json::object& entry_object(const json::value& entry, const std::string& server, std::string_view what) {
+    if (!entry.is_object()) malformed(server, std::string(what) + " that is not a JSON object");
+    return entry.get_object();
+}
+
+std::string text_member(const json::object& o, std::string_view key) { return json_detail::valid_utf8(json_detail::string_member(o, key)); }
+
 } // namespace
+
+resource_contents read_resource_contents(const json::value& item, const std::string& server) {
+    const json::object& o = entry_object(item, server, "resource contents");
+    resource_contents out{.uri = text_member(o, "uri"), .mime_type = text_member(o, "mimeType")};
+    if (out.uri.empty()) malformed(server, "resource contents without a uri");
+    if (const json::value* blob = o.if_contains("blob"); blob && blob->is_string()) {
+        try {
+            out.data = data_content::from_base64(blob->get_string(), out.mime_type).data;
+        } catch (const error&) {
+            malformed(server, "the resource " + out.uri + " whose blob is not valid base64");
+        }
+    } else {
+        out.data = json_detail::string_member(o, "text");
+    }
+    return out;
+}
+
+resource_info read_resource_info(const json::value& entry, const std::string& server) {
+    const json::object& o = entry_object(entry, server, "a resource");
+    resource_info out{text_member(o, "uri"), text_member(o, "name"), text_member(o, "title"), text_member(o, "description"), text_member(o, "mimeType")};
+    if (out.uri.empty() || out.name.empty()) malformed(server, "a resource without a uri or a name");
+    return out;
+}
+
+resource_template_info read_resource_template_info(const json::value& entry, const std::string& server) {
+    const json::object& o = entry_object(entry, server, "a resource template");
+    resource_template_info out{text_member(o, "uriTemplate"), text_member(o, "name"), text_member(o, "title"), text_member(o, "description"),
+                               text_member(o, "mimeType")};
+    if (out.uri_template.empty() || out.name.empty()) malformed(server, "a resource template without a uriTemplate or a name");
+    return out;
+}
+
+prompt_info read_prompt_info(const json::value& entry, const std::string& server) {
+    const json::object& o = entry_object(entry, server, "a prompt");
+    prompt_info out{text_member(o, "name"), text_member(o, "title"), text_member(o, "description")};
+    if (out.name.empty()) malformed(server, "a prompt without a name");
+    if (const json::value* arguments = o.if_contains("arguments"); arguments && arguments->is_array()) {
+        for (const json::value& a : arguments->get_array()) {
+            const json::object& argument = entry_object(a, server, "a prompt argument");
+            const json::value* required = argument.if_contains("required");
+            out.arguments.push_back({text_member(argument, "name"), text_member(argument, "description"), required && required->is_bool() && required->get_bool()});
+        }
+    }
+    return out;
+}
+
+prompt_result read_prompt_result(const json::object& result, const std::string& server) {
+    const json::value* messages = result.if_contains("messages");
+    if (!messages || !messages->is_array()) malformed(server, "a prompts/get result without a messages array");
+    prompt_result out{.description = text_member(result, "description"), .messages = {}};
+    for (const json::value& m : messages->get_array()) {
+        const json::object& message = entry_object(m, server, "a prompt message");
+        const std::string role = text_member(message, "role");
+        const json::value* content = message.if_contains("content");
+        if (!content) malformed(server, "a prompt message without content");
+        if (role != "user" && role != "assistant") malformed(server, "a prompt message whose role is neither user nor assistant");
+        out.messages.emplace_back(chat_role(role), std::vector<forma::content>{read_content(*content)});
+    }
+    return out;
+}
 
 call_result read_call_result(const json::object& result, const std::string& server) {
     call_result out;

@@ -9,9 +9,11 @@
 #include "ordered_writes.hpp"
 #include "server_session.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/json/parse.hpp>
 
@@ -63,12 +65,20 @@ struct server::state {
         std::shared_ptr<detail::server_session> session;
         std::chrono::steady_clock::time_point last_used;
         std::string caller; // who initialized it (net::server_request::caller): only that caller reaches it
+        std::shared_ptr<asio::steady_timer> stream_end{}; // the open GET stream's, canceled when the session ends
+
+        // Cancels its calls and ends its GET stream.
+        void end() const {
+            session->cancel_all();
+            if (stream_end) stream_end->expires_at(asio::steady_timer::time_point::min()); // ends a wait begun later too
+        }
     };
     std::map<std::string, http_session> sessions;
 
     const server_options& options() const { return catalog->options; }
 
     bool idle_past_timeout(const http_session& s) const {
+        if (s.stream_end) return false; // a client listening on its stream is not idle
         const auto idle = options().session_idle_timeout;
         return idle.count() > 0 && std::chrono::steady_clock::now() - s.last_used > idle;
     }
@@ -80,14 +90,14 @@ struct server::state {
                 ++it;
                 continue;
             }
-            it->second.session->cancel_all();
+            it->second.end();
             it = sessions.erase(it);
         }
         while (!sessions.empty() && sessions.size() >= std::max<std::size_t>(options().max_sessions, 1)) {
             auto idlest = sessions.begin();
             for (auto it = sessions.begin(); it != sessions.end(); ++it)
                 if (it->second.last_used < idlest->second.last_used) idlest = it;
-            idlest->second.session->cancel_all();
+            idlest->second.end();
             sessions.erase(idlest);
         }
     }
@@ -134,7 +144,7 @@ struct server::state {
             }
             auto it = sessions.find(*given);
             if (it != sessions.end() && idle_past_timeout(it->second)) {
-                it->second.session->cancel_all();
+                it->second.end();
                 sessions.erase(it);
                 it = sessions.end();
             }
@@ -208,6 +218,54 @@ struct server::state {
         co_await writer.finish();
     }
 
+    // GET: the stream of what the server sends outside any request (resources/updated), one a session.
+    asio::awaitable<void> listen(net::server_request& request, net::response_writer& writer) {
+        const std::string* given = request.header("Mcp-Session-Id");
+        auto it = given ? sessions.find(*given) : sessions.end();
+        if (it != sessions.end() && (it->second.caller != request.caller || idle_past_timeout(it->second))) it = sessions.end();
+        if (it == sessions.end()) {
+            net::http_reply refused = given ? rpc_error_shape(404, "the session is unknown or has ended; initialize again")
+                                            : rpc_error_shape(400, "an Mcp-Session-Id header is needed");
+            co_await writer.send(std::move(refused));
+            co_return;
+        }
+        if (it->second.stream_end) {
+            co_await writer.send(rpc_error_shape(409, "the session has a stream open already"));
+            co_return;
+        }
+        const std::shared_ptr<detail::server_session> session = it->second.session;
+        auto stream_end = std::make_shared<asio::steady_timer>(catalog->executor, asio::steady_timer::time_point::max());
+        it->second.stream_end = stream_end;
+        net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Mcp-Session-Id", *given}}};
+        head.headers.emplace_back("Cache-Control", "no-cache");
+        detail::ordered_writes events(catalog->executor, [&writer](std::string m) -> asio::awaitable<void> {
+            co_await writer.write(net::format_sse_event(m, "message"));
+        });
+        const std::string session_id = *given;
+        try {
+            co_await writer.start(std::move(head));
+            session->set_unsolicited([events](std::string m) mutable { events.push(std::move(m)); });
+            // Until the session ends (stream_end canceled), the client leaves or the server stops
+            // (this handler canceled).
+            co_await stream_end->async_wait(asio::as_tuple(asio::use_awaitable));
+        } catch (...) {
+        }
+        session->set_unsolicited({});
+        if (const auto open = sessions.find(session_id); open != sessions.end() && open->second.stream_end == stream_end) {
+            open->second.stream_end.reset();
+            open->second.last_used = std::chrono::steady_clock::now();
+        }
+        // The writes hold `writer`: wait for them even when canceled.
+        co_await asio::this_coro::reset_cancellation_state();
+        co_await events.drained();
+        if (events.failed()) co_return;
+        try {
+            co_await writer.finish();
+        } catch (const std::exception&) {
+            // the client is gone: nothing to end
+        }
+    }
+
     asio::awaitable<void> end_session(net::server_request& request, net::response_writer& writer) {
         const std::string* given = request.header("Mcp-Session-Id");
         auto it = given ? sessions.find(*given) : sessions.end();
@@ -218,7 +276,7 @@ struct server::state {
             co_await writer.send(std::move(refused));
             co_return;
         }
-        it->second.session->cancel_all();
+        it->second.end();
         sessions.erase(it);
         net::http_reply ended{.status = 200, .content_type = {}};
         co_await writer.send(std::move(ended));
@@ -229,7 +287,7 @@ server::server(asio::any_io_executor executor, std::vector<function_tool> tools,
     : state_(std::make_shared<state>(std::move(executor), std::move(tools), std::move(options))) {}
 
 server::~server() {
-    for (auto& [id, s] : state_->sessions) s.session->cancel_all();
+    for (auto& [id, s] : state_->sessions) s.end();
 }
 
 std::size_t server::sessions() const noexcept { return state_->sessions.size(); }
@@ -286,6 +344,7 @@ net::http_routes server::routes() const {
     const auto s = state_;
     const std::string& path = s->options().path;
     routes.add("POST", path, [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->post(r, w); });
+    routes.add("GET", path, [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->listen(r, w); });
     routes.add("DELETE", path, [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->end_session(r, w); });
     return routes;
 }

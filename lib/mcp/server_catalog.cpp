@@ -1,5 +1,7 @@
 #include "server_catalog.hpp"
 
+#include <forma/json/json_error.hpp>
+
 #include "../json/json_members.hpp"
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
@@ -43,24 +45,39 @@ bool server_catalog::serves(std::string_view uri) const {
 }
 
 std::optional<template_variables> match_uri_template(std::string_view pattern, std::string_view uri) {
+    // No backtracking (a URI is the client's, of any length): a variable takes the characters up
+    // to the first place the literal after it follows (the end of the URI for the template's
+    // last literal), never a '/'.
     template_variables variables;
-    // Recursive: a variable takes one or more characters other than '/', as few or as many as
-    // the rest of the template needs.
-    const auto match = [&](const auto& self, std::size_t p, std::size_t u) -> bool {
-        if (p == pattern.size()) return u == uri.size();
-        if (pattern[p] != '{') return u < uri.size() && pattern[p] == uri[u] && self(self, p + 1, u + 1);
-        const std::size_t close = pattern.find('}', p);
-        if (close == std::string_view::npos) return false;
-        const std::string name(pattern.substr(p + 1, close - p - 1));
-        for (std::size_t end = u + 1; end <= uri.size() && uri[end - 1] != '/'; ++end) {
-            if (self(self, close + 1, end)) {
-                variables[name] = std::string(uri.substr(u, end - u));
-                return true;
-            }
+    std::size_t u = 0;
+    for (std::size_t p = 0; p < pattern.size();) {
+        if (pattern[p] != '{') {
+            if (u >= uri.size() || uri[u] != pattern[p]) return std::nullopt;
+            ++p;
+            ++u;
+            continue;
         }
-        return false;
-    };
-    if (!match(match, 0, 0)) return std::nullopt;
+        const std::size_t close = pattern.find('}', p);
+        if (close == std::string_view::npos) return std::nullopt;
+        const std::size_t next_variable = pattern.find('{', close + 1);
+        const std::string_view literal = pattern.substr(close + 1, next_variable == std::string_view::npos ? std::string_view::npos : next_variable - close - 1);
+        std::size_t end = std::string_view::npos;
+        if (literal.empty()) {
+            if (next_variable != std::string_view::npos) return std::nullopt; // two variables with nothing between
+            end = uri.size();
+        } else if (next_variable == std::string_view::npos) {
+            if (uri.size() >= u + 1 + literal.size() && uri.ends_with(literal)) end = uri.size() - literal.size();
+        } else {
+            end = uri.find(literal, u + 1);
+        }
+        if (end == std::string_view::npos || end <= u) return std::nullopt;
+        const std::string_view value = uri.substr(u, end - u);
+        if (value.find('/') != std::string_view::npos) return std::nullopt;
+        variables[std::string(pattern.substr(p + 1, close - p - 1))] = std::string(value);
+        u = end;
+        p = close + 1;
+    }
+    if (u != uri.size()) return std::nullopt;
     return variables;
 }
 
@@ -147,9 +164,19 @@ boost::asio::awaitable<json::object> get_prompt(const server_catalog& catalog, c
     }
     const auto get = found->get; // a copy: the catalog may grow while it runs
     const std::string description = found->description;
-    const std::vector<prompt_message> messages = co_await get(arguments);
+    std::vector<prompt_message> messages;
+    try {
+        messages = co_await get(arguments);
+    } catch (const json_error& e) { // arguments read into a struct (make_prompt) that do not fit it
+        throw rpc_failure{rpc::invalid_params, "the arguments of the prompt " + quoted(name) + " do not fit: " + json_detail::valid_utf8(e.what())};
+    }
     json::array out;
-    for (const prompt_message& m : messages) out.push_back(json::object{{"role", m.role.value()}, {"content", content_block_json(m.content)}});
+    for (const prompt_message& m : messages) {
+        if (m.role != chat_role::user() && m.role != chat_role::assistant()) {
+            throw rpc_failure{rpc::internal_error, "the prompt " + quoted(name) + " made a message whose role is neither user nor assistant"};
+        }
+        out.push_back(json::object{{"role", m.role.value()}, {"content", content_block_json(m.content)}});
+    }
     json::object result{{"messages", std::move(out)}};
     if (!description.empty()) result["description"] = description;
     co_return result;

@@ -43,7 +43,8 @@ struct server_catalog {
     bool serves(std::string_view uri) const;
 };
 
-/// The variables of `uri` when it fits `uri_template` (RFC 6570 level 1: `{name}`, no `/`).
+/// The variables of `uri` when it fits `uri_template` (RFC 6570 level 1: `{name}`, no `/`),
+/// in one pass over `uri`.
 std::optional<template_variables> match_uri_template(std::string_view uri_template, std::string_view uri);
 
 /// resources/list, resources/templates/list, prompts/list: everything, one page.

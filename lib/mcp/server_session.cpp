@@ -8,6 +8,7 @@
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
 #include "../text/failure_text.hpp"
+#include "sampling_wire.hpp"
 #include "served_content.hpp"
 #include "session_call.hpp"
 
@@ -32,7 +33,8 @@ namespace rpc = json_detail::json_rpc;
 constexpr std::array protocol_versions{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 using rpc::invalid_params;
 using rpc::invalid_request;
-constexpr std::size_t max_subscriptions = 1024; // one session's, so that a client cannot grow them without end
+constexpr std::size_t max_subscriptions = 1024;    // one session's, so that a client cannot grow them without end
+constexpr std::size_t max_running_requests = 256; // one session's calls, reads and prompts at once
 
 const json::object& params_of(const rpc::message_view& m) {
     static const json::object none;
@@ -138,7 +140,10 @@ asio::awaitable<json::object> server_session::ask(std::string_view method, json:
     asked_.erase(id);
     if (waiting->result) co_return std::move(*waiting->result);
     if (waiting->refusal) throw mcp_error(describe_client() + " refused " + std::string(method) + ": " + *waiting->refusal, describe_client());
-    if (ec == asio::error::operation_aborted) throw boost::system::system_error(ec); // the call was canceled
+    // Given up (the call was canceled, or out of time): the client may stop asking its model or user.
+    const bool canceled = ec == asio::error::operation_aborted;
+    send(rpc::notification("notifications/cancelled", {{"requestId", id}, {"reason", canceled ? "the call was canceled" : "not answered in time"}}));
+    if (canceled) throw boost::system::system_error(ec);
     throw mcp_error(describe_client() + " did not answer " + std::string(method) + " in time", describe_client());
 }
 
@@ -159,8 +164,15 @@ void server_session::take_answer(const json::object& response) {
 
 asio::awaitable<json::object> server_session::cancelable(const json::value& id, asio::awaitable<json::object> work) {
     const std::string key = json::serialize(id);
+    if (calls_.contains(key)) throw rpc_failure{invalid_request, "a request with the id " + json_detail::valid_utf8(key) + " is running already"};
+    if (calls_.size() >= max_running_requests) {
+        throw rpc_failure{rpc::internal_error, "a session runs " + std::to_string(max_running_requests) + " requests at once"};
+    }
     auto stop = std::make_shared<asio::cancellation_signal>();
     calls_[key] = stop;
+    // Whoever cancels this request (its HTTP client left, the server stops) cancels the work too.
+    asio::cancellation_slot outer = (co_await asio::this_coro::cancellation_state).slot();
+    if (outer.is_connected()) outer.assign([stop](asio::cancellation_type type) { stop->emit(type); });
     std::exception_ptr failure;
     json::object result;
     try {
@@ -168,7 +180,8 @@ asio::awaitable<json::object> server_session::cancelable(const json::value& id, 
     } catch (...) {
         failure = std::current_exception();
     }
-    calls_.erase(key);
+    if (outer.is_connected()) outer.clear();
+    if (const auto it = calls_.find(key); it != calls_.end() && it->second == stop) calls_.erase(it);
     if (failure) std::rethrow_exception(failure);
     co_return result;
 }
@@ -291,7 +304,7 @@ asio::awaitable<std::optional<std::string>> server_session::handle(const json::v
         }
         if (method == "resources/list") co_return rpc::result_reply(id, list_resources(*catalog_));
         if (method == "resources/templates/list") co_return rpc::result_reply(id, list_resource_templates(*catalog_));
-        if (method == "resources/read") co_return rpc::result_reply(id, co_await read_resource(*catalog_, params));
+        if (method == "resources/read") co_return rpc::result_reply(id, co_await cancelable(id, read_resource(*catalog_, params)));
         if (method == "resources/subscribe" || method == "resources/unsubscribe") {
             const std::string uri = json_detail::string_member(params, "uri");
             if (uri.empty()) throw rpc_failure{invalid_params, method + " needs params.uri"};
@@ -306,7 +319,7 @@ asio::awaitable<std::optional<std::string>> server_session::handle(const json::v
             co_return rpc::result_reply(id, json::object());
         }
         if (method == "prompts/list") co_return rpc::result_reply(id, list_prompts(*catalog_));
-        if (method == "prompts/get") co_return rpc::result_reply(id, co_await get_prompt(*catalog_, params));
+        if (method == "prompts/get") co_return rpc::result_reply(id, co_await cancelable(id, get_prompt(*catalog_, params)));
         if (method == "completion/complete") co_return rpc::result_reply(id, complete(*catalog_, params));
         if (method == "logging/setLevel") {
             const std::optional<log_level> level = log_level_named(json_detail::string_member(params, "level"));
@@ -318,7 +331,7 @@ asio::awaitable<std::optional<std::string>> server_session::handle(const json::v
     } catch (const rpc_failure& f) {
         co_return rpc::error_reply(id, f.code, f.message);
     } catch (const boost::system::system_error& e) {
-        if (e.code() == asio::error::operation_aborted) throw;
+        if (e.code() == asio::error::operation_aborted) co_return std::nullopt; // canceled: no answer
         co_return rpc::error_reply(id, rpc::internal_error, json_detail::valid_utf8(e.what()));
     } catch (const std::exception& e) {
         co_return rpc::error_reply(id, rpc::internal_error, json_detail::valid_utf8(e.what()));

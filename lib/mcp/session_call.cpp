@@ -4,7 +4,7 @@
 
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
-#include "served_content.hpp"
+#include "sampling_wire.hpp"
 
 namespace forma::mcp::detail {
 

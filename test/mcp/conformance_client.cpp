@@ -18,15 +18,24 @@ int main(int argc, char** argv) {
     const char* scenario = std::getenv("MCP_CONFORMANCE_SCENARIO");
     const std::string name = scenario ? scenario : "";
     boost::asio::io_context io;
-    forma::mcp::client client(io.get_executor(), forma::mcp::make_http_transport(io.get_executor(), {.url = argv[argc - 1]}));
+    // Every question accepted as it is asked: the client fills in the schema's defaults.
+    forma::mcp::client_options options{
+        .on_elicitation = [](forma::mcp::elicitation_request) -> boost::asio::awaitable<forma::mcp::elicitation_result> {
+            co_return forma::mcp::elicitation_result{.action = forma::mcp::elicitation_result::kind::accept};
+        }};
+    forma::mcp::client client(io.get_executor(), forma::mcp::make_http_transport(io.get_executor(), {.url = argv[argc - 1]}), std::move(options));
     int status = 0;
     boost::asio::co_spawn(
         io,
         [&]() -> boost::asio::awaitable<void> {
             co_await client.connect();
             if (name == "tools_call") {
-                const forma::mcp::call_result sum = co_await client.call_tool("add_numbers", {{"a", 5}, {"b", 3}});
+                boost::json::object numbers{{"a", 5}, {"b", 3}};
+                const forma::mcp::call_result sum = co_await client.call_tool("add_numbers", std::move(numbers));
                 std::cout << sum.text() << '\n';
+            } else if (name == "elicitation-sep1034-client-defaults") {
+                const forma::mcp::call_result answered = co_await client.call_tool("test_client_elicitation_defaults", boost::json::object());
+                std::cout << answered.text() << '\n';
             } else if (name != "initialize") {
                 std::cerr << "conformance_client: the scenario \"" << name << "\" is not one it plays\n";
                 status = 1;

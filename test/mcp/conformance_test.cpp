@@ -61,7 +61,7 @@ TEST(McpConformance, TheClientPassesTheScenariosItPlays) {
     ASSERT_TRUE(std::filesystem::exists(node22) && std::filesystem::exists(suite)) << "the npm packages are missing: run tools/bootstrap";
     asio::io_context io;
     forma_test::run_bounded(io, [&]() -> asio::awaitable<void> {
-        for (const char* scenario : {"initialize", "tools_call"}) {
+        for (const char* scenario : {"initialize", "tools_call", "elicitation-sep1034-client-defaults"}) {
             const forma_test::program_result run = co_await forma_test::run_program(
                 {node22, suite, "client", "--command", FORMA_MCP_CONFORMANCE_CLIENT, "--scenario", scenario}, {}, true);
             // The client mode ends with "Passed: N/N, 0 failed, 0 warnings" and "OVERALL: PASSED".

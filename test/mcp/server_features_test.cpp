@@ -2,6 +2,8 @@
 // sends its client (sampling, elicitation), driven line by line over stdio pipes as a client
 // would: every answer, refusal and notification read as it is written.
 #include "conformance_fixture.hpp"
+
+#include <forma/mcp/make_prompt.hpp>
 #include "support/bounded_run.hpp"
 
 #include <forma/error.hpp>
@@ -16,6 +18,12 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+
+struct review_arguments {
+    std::string code;
+    std::optional<std::string> language;
+};
+BOOST_DESCRIBE_STRUCT(review_arguments, (), (code, language))
 
 namespace {
 
@@ -119,6 +127,28 @@ TEST_F(McpServerFeatures, ReadsResourcesAndTemplatesAndTellsSubscribers) {
     });
 }
 
+// A template's variables match a URI without backtracking: a client's long URI against a
+// template of several variables is answered at once (a backtracking match would take hours); a
+// variable ends where the text after it first comes, the last text at the URI's end.
+TEST_F(McpServerFeatures, MatchesUriTemplatesWithoutBacktracking) {
+    const auto joined = [](const std::string& uri, const mcp::template_variables& v) -> asio::awaitable<std::vector<mcp::resource_contents>> {
+        std::string values;
+        for (const auto& [name, value] : v) values += name + "=" + value + ";";
+        co_return std::vector<mcp::resource_contents>{{.uri = uri, .data = values}};
+    };
+    server.add(mcp::resource_template{.uri_template = "test://{a}-{b}-{c}", .name = "three parts", .read = joined});
+    server.add(mcp::resource_template{.uri_template = "logs://{day}.txt", .name = "a day's log", .read = joined});
+    run([&](pipe_client& c) -> asio::awaitable<void> {
+        co_await c.initialize();
+        const json::object parts = co_await c.request(1, "resources/read", {{"uri", "test://x-y-z-w"}});
+        const json::object day = co_await c.request(2, "resources/read", {{"uri", "logs://2024.01.txt"}});
+        const json::object dashes = co_await c.request(3, "resources/read", {{"uri", "test://" + std::string(200'000, '-') + "/"}});
+        EXPECT_EQ(parts.at("result").at("contents").at(0).at("text"), "a=x;b=y;c=z-w;");
+        EXPECT_EQ(day.at("result").at("contents").at(0).at("text"), "day=2024.01;");
+        EXPECT_EQ(error_code(dashes), -32002) << "no variable takes a '/'";
+    });
+}
+
 TEST_F(McpServerFeatures, FillsPromptsAndCompletesTheirArguments) {
     run([&](pipe_client& c) -> asio::awaitable<void> {
         co_await c.initialize();
@@ -148,6 +178,27 @@ TEST_F(McpServerFeatures, FillsPromptsAndCompletesTheirArguments) {
         EXPECT_EQ(completed.at("result").at("completion"), json::parse(R"({"values":["paris","park","party"],"total":3,"hasMore":false})"));
         EXPECT_EQ(nothing_to_complete.at("result").at("completion").at("values"), json::array());
         EXPECT_EQ(error_code(unknown_ref), -32602);
+    });
+}
+
+TEST_F(McpServerFeatures, MakesAPromptOfADescribedStruct) {
+    server.add(mcp::make_prompt<review_arguments>("code_review", "Reviews code", [](const review_arguments& a) {
+        return std::vector<mcp::prompt_message>{{.content = forma::text_content("Review this " + a.language.value_or("code") + ": " + a.code)}};
+    }));
+    run([&](pipe_client& c) -> asio::awaitable<void> {
+        co_await c.initialize();
+        const json::object listed = co_await c.request(1, "prompts/list");
+        const json::object both = co_await c.request(2, "prompts/get", {{"name", "code_review"}, {"arguments", {{"code", "x++"}, {"language", "C++"}}}});
+        const json::object one = co_await c.request(3, "prompts/get", {{"name", "code_review"}, {"arguments", {{"code", "y"}}}});
+        const json::object none = co_await c.request(4, "prompts/get", {{"name", "code_review"}});
+        json::value review;
+        for (const json::value& p : listed.at("result").at("prompts").as_array()) {
+            if (p.at("name") == "code_review") review = p;
+        }
+        EXPECT_EQ(review.at("arguments"), json::parse(R"([{"name":"code","required":true},{"name":"language","required":false}])")) << json::serialize(review);
+        EXPECT_EQ(both.at("result").at("messages").at(0).at("content").at("text"), "Review this C++: x++");
+        EXPECT_EQ(one.at("result").at("messages").at(0).at("content").at("text"), "Review this code: y");
+        EXPECT_EQ(error_code(none), -32602);
     });
 }
 
@@ -226,16 +277,20 @@ TEST_F(McpServerFeatures, AClientThatCannotOrDoesNotAnswerFailsTheCallAlone) {
         // Asked and never answered: the call fails after client_request_timeout.
         co_await c.send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_sampling","arguments":{"prompt":"x"}}})");
         EXPECT_EQ((co_await c.next()).at("method"), "sampling/createMessage");
+        EXPECT_EQ((co_await c.next()).at("method"), "notifications/cancelled") << "the question is withdrawn when it times out";
         const json::object timed_out = co_await c.next();
         EXPECT_EQ(timed_out.at("id"), 2);
         EXPECT_NE(timed_out.at("result").at("content").at(0).at("text").as_string().find("did not answer sampling/createMessage in time"),
                   std::string::npos) << json::serialize(timed_out);
 
-        // Canceled while it waits: no answer, and a late answer to what it asked is dropped.
+        // Canceled while it waits: the client is told the question is withdrawn, the call gets
+        // no answer.
         co_await c.send(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_sampling","arguments":{"prompt":"y"}}})");
         const json::object asked = co_await c.next();
         co_await c.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}})");
-        co_await c.send(json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", asked.at("id")}, {"result", {{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "late"}}}, {"model", "m"}}}}));
+        const json::object withdrawn = co_await c.next();
+        EXPECT_EQ(withdrawn.at("method"), "notifications/cancelled");
+        EXPECT_EQ(withdrawn.at("params").at("requestId"), asked.at("id"));
         EXPECT_EQ((co_await c.request(4, "ping")).at("id"), 4) << "the canceled call wrote nothing";
     });
 }

@@ -3,6 +3,7 @@
 #include <forma/mcp.hpp>
 
 #include "net/http_client_stub.hpp"
+#include "conformance_fixture.hpp"
 #include "served_tools.hpp"
 #include "support/bounded_run.hpp"
 #include "support/running_server.hpp"
@@ -137,7 +138,8 @@ struct http_answer {
     unsigned status = 0;
     std::string session;
     std::string content_type;
-    json::value body;
+    json::value body; // null when the body is not JSON
+    std::string raw;
 };
 
 asio::awaitable<http_answer> exchange(unsigned short port, std::string method, std::string body,
@@ -152,7 +154,8 @@ asio::awaitable<http_answer> exchange(unsigned short port, std::string method, s
     out.session = std::string((*response)["Mcp-Session-Id"]);
     out.content_type = std::string((*response)[boost::beast::http::field::content_type]);
     boost::system::error_code ec;
-    out.body = json::parse(response->body(), ec);
+    out.raw = response->body();
+    out.body = json::parse(out.raw, ec);
     co_return out;
 }
 
@@ -197,7 +200,7 @@ TEST(McpServer, AnswersMalformedRequestsInJsonRpcShape) {
         EXPECT_EQ(code_of(not_json), -32700);
         EXPECT_EQ(batch.status, 400u);
         EXPECT_EQ(wrong_type.status, 415u);
-        EXPECT_EQ(stream.status, 405u);
+        EXPECT_EQ(stream.status, 400u) << "a stream of the server's own messages belongs to a session";
         EXPECT_EQ(ended.status, 200u);
         EXPECT_EQ(after_end.status, 404u);
     }());
@@ -234,6 +237,65 @@ TEST(McpServer, RefusesMessagesThatAreNotJsonRpcTwo) {
         EXPECT_NE(object_id.body.at("error").at("message").as_string().find("string or an integer"), json::string::npos);
         EXPECT_EQ(listed.status, 200u) << "the session goes on";
         EXPECT_TRUE(listed.body.at("result").at("tools").is_array());
+    }());
+}
+
+// A request is answered with JSON unless the server sends something while it runs: then an event
+// stream, those messages first and the answer last.
+TEST(McpServer, StreamsAnAnswerOnlyWhenItSendsSomethingFirst) {
+    asio::io_context io;
+    forma::mcp::server mcp(io.get_executor(), {}, test_options());
+    forma_test::conformance::serve(mcp);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, mcp.routes());
+        const unsigned short port = s.port();
+        const http_answer init = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}})");
+        const std::string session_header = "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: " + init.session + "\r\n";
+        const http_answer plain = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_simple_text"}})", session_header);
+        const http_answer logged = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_tool_with_logging"}})", session_header);
+        co_await s.finish();
+        EXPECT_EQ(plain.content_type, "application/json");
+        EXPECT_EQ(plain.body.at("result").at("content").at(0).at("text"), "This is a simple text response for testing.");
+        EXPECT_EQ(logged.content_type, "text/event-stream");
+        const std::vector<std::string> events = forma_test::raw_http::sse_data(logged.raw);
+        EXPECT_EQ(events.size(), 4u) << logged.raw;
+        for (std::size_t i = 0; i + 1 < events.size(); ++i) EXPECT_EQ(json::parse(events[i]).at("method"), "notifications/message");
+        if (!events.empty()) EXPECT_EQ(json::parse(events.back()).at("id"), 3) << "the answer comes last";
+    }());
+}
+
+// GET opens a session's one stream of the server's own messages: a second is refused (409) while
+// the first is open, and the first ends, properly terminated, when the session does.
+TEST(McpServer, KeepsOneStreamASessionAndEndsItWithTheSession) {
+    asio::io_context io;
+    forma::mcp::server mcp(io.get_executor(), forma_test::mcp_tools::all(), test_options());
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, mcp.routes());
+        const unsigned short port = s.port();
+        const http_answer init = co_await exchange(port, "POST", R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}})");
+        const std::string get = "GET /mcp HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\nMcp-Session-Id: " + init.session + "\r\n\r\n";
+        auto first = co_await forma_test::raw_http::connection::open(port);
+        co_await first.send(get);
+        const auto opened = co_await first.read_head_answer();
+        const http_answer second = co_await exchange(port, "GET", "", "Accept: text/event-stream\r\nMcp-Session-Id: " + init.session + "\r\n");
+        const http_answer other_session = co_await exchange(port, "GET", "", "Accept: text/event-stream\r\nMcp-Session-Id: nope\r\n");
+        const http_answer ended = co_await exchange(port, "DELETE", "", "Mcp-Session-Id: " + init.session + "\r\n");
+        // The first stream's last chunk comes once the session has ended.
+        std::string rest;
+        char chunk[256];
+        while (rest.find("0\r\n\r\n") == std::string::npos) {
+            boost::system::error_code ec;
+            const std::size_t n = co_await first.socket().async_read_some(asio::buffer(chunk), asio::redirect_error(asio::use_awaitable, ec));
+            rest.append(chunk, n);
+            if (ec) break;
+        }
+        co_await s.finish();
+        EXPECT_TRUE(opened && opened->result_int() == 200 && (*opened)[boost::beast::http::field::content_type] == "text/event-stream");
+        EXPECT_EQ(second.status, 409u);
+        EXPECT_EQ(code_of(second), -32600);
+        EXPECT_EQ(other_session.status, 404u);
+        EXPECT_EQ(ended.status, 200u);
+        EXPECT_NE(rest.find("0\r\n\r\n"), std::string::npos) << "the stream ends with the chunked terminator: " << rest;
     }());
 }
 

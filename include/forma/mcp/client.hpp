@@ -1,6 +1,10 @@
 #pragma once
 
+#include <forma/mcp/content_block.hpp>
 #include <forma/mcp/mcp_error.hpp>
+#include <forma/mcp/prompt.hpp>
+#include <forma/mcp/resource.hpp>
+#include <forma/mcp/sampling.hpp>
 #include <forma/mcp/transport.hpp>
 #include <forma/model/content.hpp>
 
@@ -19,8 +23,8 @@
 
 namespace forma::mcp {
 
-/// The protocol revision the client asks for first; it also accepts the older ones below.
-inline constexpr const char* latest_protocol_version = "2025-06-18";
+/// The protocol revision the client asks for first; it also accepts 2025-06-18, 2025-03-26 and 2024-11-05.
+inline constexpr const char* latest_protocol_version = "2025-11-25";
 
 /// A `notifications/progress` of a running call.
 struct progress {
@@ -52,6 +56,20 @@ struct client_options {
     std::function<void(const log_message&)> on_log{};
     /// The server's tool list changed: list_tools() (or mcp::tools) again to see it.
     std::function<void()> on_tools_changed{};
+    /// A resource subscribed to (subscribe()) changed: read_resource() again to see it.
+    std::function<void(const std::string& uri)> on_resource_updated{};
+    /** Answers the server's sampling/createMessage (its tools ask this client's model); set, the
+        client declares the sampling capability. sample_with(chat_client) makes one. An exception
+        is a JSON-RPC error to the server with its message.
+    */
+    std::function<boost::asio::awaitable<sampling_result>(sampling_request)> on_sampling{};
+    /** Answers the server's elicitation/create (its tools ask this client's user); set, the client
+        declares the elicitation capability. An accepted answer gets the schema's default for each
+        property it leaves out.
+    */
+    std::function<boost::asio::awaitable<elicitation_result>(elicitation_request)> on_elicitation{};
+    /// The server's sampling and elicitation requests answered at once; more are refused (-32603).
+    std::size_t max_server_requests = 16;
 };
 
 /// What the server said about itself in the handshake.
@@ -74,6 +92,40 @@ struct tool_info {
     boost::json::object annotations{};
 };
 
+/// One resource as the server lists it.
+struct resource_info {
+    std::string uri;
+    std::string name;
+    std::string title{};
+    std::string description{};
+    std::string mime_type{};
+};
+
+/// One resource template as the server lists it (RFC 6570, e.g. `file:///logs/{day}`).
+struct resource_template_info {
+    std::string uri_template;
+    std::string name;
+    std::string title{};
+    std::string description{};
+    std::string mime_type{};
+};
+
+/// One prompt as the server lists it.
+struct prompt_info {
+    std::string name;
+    std::string title{};
+    std::string description{};
+    std::vector<prompt_argument> arguments{};
+};
+
+/// A prompt filled in (prompts/get): messages of text, images and audio (data_content),
+/// resource links (uri_content) and embedded resources (text_content or data_content, named by
+/// their URI).
+struct prompt_result {
+    std::string description;
+    std::vector<chat_message> messages;
+};
+
 /// The result of a tools/call.
 struct call_result {
     /// text → text_content, image and audio → data_content, resource links → uri_content,
@@ -88,7 +140,9 @@ struct call_result {
 };
 
 /** A client of one MCP server (Model Context Protocol, JSON-RPC 2.0) over a transport:
-    the initialize handshake, tools (list and call), ping, and the server's notifications.
+    the initialize handshake, tools (list and call), resources (list, read, subscribe), prompts
+    (list, get), completion, the log level, ping, the server's notifications, and answers to
+    the server's sampling and elicitation requests (client_options::on_sampling, on_elicitation).
     Requests may overlap; each waits for its own answer. Cancelling a call (the
     awaiting coroutine's cancellation slot) tells the server (`notifications/cancelled`).
     Everything runs on `executor`; the client must outlive its operations and close()
@@ -110,6 +164,24 @@ public:
     /// Calls a tool. A tool that fails reports it in the result (is_error); a protocol
     /// error, a timeout or a server that is gone throws mcp_error.
     boost::asio::awaitable<call_result> call_tool(std::string name, boost::json::object arguments);
+    /// Every resource, all pages. @throws mcp_error.
+    boost::asio::awaitable<std::vector<resource_info>> list_resources();
+    /// Every resource template, all pages. @throws mcp_error.
+    boost::asio::awaitable<std::vector<resource_template_info>> list_resource_templates();
+    /// The resource's contents (text, or bytes). @throws mcp_error (-32002 for a URI the server does not serve).
+    boost::asio::awaitable<std::vector<resource_contents>> read_resource(std::string uri);
+    /// client_options::on_resource_updated is told when it changes. @throws mcp_error.
+    boost::asio::awaitable<void> subscribe(std::string uri);
+    boost::asio::awaitable<void> unsubscribe(std::string uri);
+    /// Every prompt, all pages. @throws mcp_error.
+    boost::asio::awaitable<std::vector<prompt_info>> list_prompts();
+    /// The prompt filled with `arguments`. @throws mcp_error (-32602 for arguments that do not fit).
+    boost::asio::awaitable<prompt_result> get_prompt(std::string name, template_variables arguments = {});
+    /// completion/complete: values for a prompt's argument, or a template's variable, starting as `value` does.
+    boost::asio::awaitable<std::vector<std::string>> complete_prompt_argument(std::string prompt, std::string argument, std::string value);
+    boost::asio::awaitable<std::vector<std::string>> complete_template_variable(std::string uri_template, std::string variable, std::string value);
+    /// logging/setLevel: the server logs (client_options::on_log) from `level` on. @throws mcp_error.
+    boost::asio::awaitable<void> set_log_level(log_level level);
     /// @throws mcp_error when the server does not answer.
     boost::asio::awaitable<void> ping();
     /// Fails the requests still waiting, and closes the transport. Never throws.
@@ -134,6 +206,38 @@ public:
     auto async_call_tool(std::string name, boost::json::object arguments, CompletionToken&& token = {}) {
         return boost::asio::co_spawn(get_executor(), call_tool(std::move(name), std::move(arguments)),
                                      std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_list_resources(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), list_resources(), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_list_resource_templates(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), list_resource_templates(), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_read_resource(std::string uri, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), read_resource(std::move(uri)), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_subscribe(std::string uri, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), subscribe(std::move(uri)), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_unsubscribe(std::string uri, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), unsubscribe(std::move(uri)), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_list_prompts(CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), list_prompts(), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_get_prompt(std::string name, template_variables arguments, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), get_prompt(std::move(name), std::move(arguments)), std::forward<CompletionToken>(token));
+    }
+    template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
+    auto async_set_log_level(log_level level, CompletionToken&& token = {}) {
+        return boost::asio::co_spawn(get_executor(), set_log_level(level), std::forward<CompletionToken>(token));
     }
     template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
     auto async_ping(CompletionToken&& token = {}) {

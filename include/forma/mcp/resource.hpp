@@ -28,7 +28,9 @@ using template_variables = std::map<std::string, std::string, std::less<>>;
 
 /** Resources named by a URI template (resources/templates/list), read by any URI that fits it.
     The template is RFC 6570 level 1: `{name}` stands for one or more characters other than
-    `/`, e.g. `file:///logs/{day}.txt`.
+    `/`, up to where the text that follows it comes first (for the template's last text: at the
+    URI's end), e.g. `file:///logs/{day}.txt` reads `file:///logs/2024.01.txt` with day
+    `2024.01`. Two variables need text between them.
 */
 struct resource_template {
     std::string uri_template;

@@ -70,8 +70,9 @@ struct server_options {
       (logs, sampling, elicitation; a call with a progressToken from the start), the answer
       last; notifications and responses get
       202. The session is Mcp-Session-Id (400 without it, 404 for an unknown or ended one, and
-      for one another caller started: net::authentication::caller), DELETE ends it, GET is
-      405: messages outside a request go over stdio only.
+      for one another caller started: net::authentication::caller), DELETE ends it, GET opens
+      the session's one stream of messages outside any request (resources/updated; 409 for a
+      second).
     Runs on `executor`; tools, readers and prompts run there too.
 */
 class server {
@@ -91,10 +92,10 @@ public:
     void add(prompt p);
 
     /// notifications/resources/updated to every session subscribed to `uri` that has a channel
-    /// for it (stdio). Call on the executor.
+    /// for it (stdio; Streamable HTTP with its GET stream open). Call on the executor.
     void resource_updated(const std::string& uri);
 
-    /// POST and DELETE at options.path, with JSON-RPC error shapes.
+    /// POST, GET and DELETE at options.path, with JSON-RPC error shapes.
     net::http_routes routes() const;
 
     /** Serves one client over newline-delimited JSON-RPC on two file descriptors (the process's

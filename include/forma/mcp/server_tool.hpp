@@ -1,7 +1,7 @@
 #pragma once
 
 #include <forma/mcp/content_block.hpp>
-#include <forma/model/chat_message.hpp>
+#include <forma/mcp/sampling.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
@@ -14,41 +14,6 @@
 #include <vector>
 
 namespace forma::mcp {
-
-/// MCP's log levels (RFC 5424's), least severe first.
-enum class log_level { debug, info, notice, warning, error, critical, alert, emergency };
-
-/// The level's name on the wire, e.g. "warning".
-std::string_view to_string(log_level level) noexcept;
-
-/// sampling/createMessage: the server asks the client's model for one message.
-struct sampling_request {
-    /// User and assistant messages of text, images (data_content image/*) and audio.
-    std::vector<chat_message> messages;
-    std::string system_prompt{};
-    int max_tokens = 1000;
-    std::optional<double> temperature{};
-    std::vector<std::string> stop_sequences{};
-    /// modelPreferences as MCP defines it (hints, costPriority, ...); sent when not empty.
-    boost::json::object model_preferences{};
-};
-
-struct sampling_result {
-    /// The client's answer: role (usually assistant) and one content.
-    chat_message message;
-    /// The model that answered.
-    std::string model;
-    /// e.g. "endTurn", "maxTokens"; may be empty.
-    std::string stop_reason;
-};
-
-/// elicitation/create: what the user did with the server's question.
-struct elicitation_result {
-    enum class kind { accept, decline, cancel };
-    kind action = kind::cancel;
-    /// The answer (accept only), an object fitting the requested schema.
-    boost::json::object content{};
-};
 
 /** What a tool served over MCP can do while it runs, besides returning its result. Valid until
     the tool's awaitable completes; use it on the server's executor.

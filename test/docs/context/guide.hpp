@@ -41,6 +41,7 @@ double average_score(const std::vector<review>& reviews);
 extern boost::asio::io_context io;
 extern boost::asio::any_io_executor executor;
 extern forma::chat_client& client;
+extern std::shared_ptr<forma::chat_client> model;
 extern forma::agent& agent;
 extern forma::agent& researcher;
 extern std::shared_ptr<forma::agent> inner;
