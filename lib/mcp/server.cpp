@@ -245,7 +245,7 @@ struct server::state {
         try {
             co_await writer.start(std::move(head));
             session->set_unsolicited([events](std::string m) mutable { events.push(std::move(m)); });
-            // Until the session ends (stream_end canceled), the client leaves or the server stops
+            // Until the session ends (stream_end expires), the client leaves or the server stops
             // (this handler canceled).
             co_await stream_end->async_wait(asio::as_tuple(asio::use_awaitable));
         } catch (...) {
