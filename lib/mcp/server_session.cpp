@@ -66,16 +66,6 @@ json::object tool_result_json(const tool_result& result) {
     return out;
 }
 
-bool aborted(const std::exception_ptr& failure) {
-    try {
-        std::rethrow_exception(failure);
-    } catch (const boost::system::system_error& e) {
-        return e.code() == asio::error::operation_aborted;
-    } catch (...) {
-        return false;
-    }
-}
-
 // What the model reads of a failed call: the arguments' fault as it is, anything else as the tool's.
 std::string failure_for_model(const std::exception_ptr& failure) {
     try {
@@ -224,7 +214,7 @@ asio::awaitable<json::object> server_session::call_tool(const json::value& id, c
         co_return co_await cancelable(id, std::move(work));
     } catch (...) {
         const std::exception_ptr failure = std::current_exception();
-        if (aborted(failure)) throw; // canceled: no answer
+        if (text_detail::is_cancellation(failure)) throw; // canceled: no answer
         co_return text_result(failure_for_model(failure), true);
     }
 }

@@ -109,16 +109,6 @@ std::optional<chat_message> orchestration::conclude(turn&) { return std::nullopt
 
 namespace {
 
-bool is_cancellation(const std::exception_ptr& failure) {
-    try {
-        std::rethrow_exception(failure);
-    } catch (const boost::system::system_error& e) {
-        return e.code() == asio::error::operation_aborted;
-    } catch (...) {
-        return false;
-    }
-}
-
 // Names the speaker on what it said without a name (an agent that is not a chat_client_agent).
 void claim(std::string_view speaker, agent_response<>& response) {
     for (chat_message& m : response.messages)
@@ -274,7 +264,7 @@ public:
         }
         if (failure) {
             co_await save(); // the answers that came are kept: the next run asks only the others
-            if (is_cancellation(failure)) std::rethrow_exception(failure);
+            if (text_detail::is_cancellation(failure)) std::rethrow_exception(failure);
             const std::string name(participant(failed).name());
             throw orchestration_error("the participant \"" + valid_utf8(name) + "\" failed at step " +
                                           std::to_string(state_.step + 1) + " of the " + owner_.kind_ +
