@@ -77,7 +77,7 @@ public:
                          .instructions = "Look after the customer's order: refund it when it arrived damaged.",
                          .tools = {refund_tool_, status_tool_}}),
           ag_ui_(agent_, {.answer_format = answer_format(), .tasks = tasks_, .sessions = sessions_}),
-          a2a_(agent_, {.answer_format = answer_format(), .tasks = tasks_, .sessions = sessions_}),
+          a2a_(agent_, {.answer_format = answer_format(), .push_notifications = push_notifications(), .tasks = tasks_, .sessions = sessions_}),
           openai_(agent_, {.model = "refund-desk", .tasks = tasks_, .sessions = sessions_}),
           mcp_(io.get_executor(), {status_tool_}, {.name = "refund-desk"}) {}
 
@@ -93,6 +93,15 @@ public:
 
 private:
     static forma::response_format answer_format() { return forma::response_format::for_type<refund_answer>(); }
+
+    // A2A webhooks: this server listens on loopback only, so its callers are on this machine,
+    // and their webhooks may be too. A server reached from outside keeps the default (public
+    // addresses only).
+    static forma::a2a::push_notification_options push_notifications() {
+        return {.enabled = true, .allow_address = [](const boost::asio::ip::address& a) {
+                    return a.is_loopback() || forma::a2a::is_public_address(a);
+                }};
+    }
 
     static std::string page() {
         std::ifstream file(FORMA_EXAMPLE_DIR "/serve_agent.html");

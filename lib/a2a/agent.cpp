@@ -2,6 +2,8 @@
 #include <forma/a2a/agent.hpp>
 #include <forma/model/agent_response_builder.hpp>
 
+#include "../json/json_members.hpp"
+#include "../model/json_support.hpp"
 #include "a2a_parts.hpp"
 #include "reply_reader.hpp"
 #include "rpc_channel.hpp"
@@ -310,6 +312,51 @@ asio::awaitable<agent_response<>> agent::cancel(const continuation_token& token)
     response.raw_representation = std::move(result);
     s.check(reader, true);
     co_return response;
+}
+
+asio::awaitable<remote_task_page> agent::list_tasks(task_list_query query) {
+    state& s = *state_;
+    co_await s.connect();
+    json::object params{{"includeArtifacts", query.include_artifacts}};
+    if (!query.context_id.empty()) params["contextId"] = query.context_id;
+    if (!query.state.empty()) params["status"] = query.state;
+    if (query.updated_since) params["statusTimestampAfter"] = model_detail::format_time(*query.updated_since);
+    if (query.page_size) params["pageSize"] = *query.page_size;
+    if (!query.page_token.empty()) params["pageToken"] = query.page_token;
+    if (query.history_length) params["historyLength"] = *query.history_length;
+    const json::value result = co_await s.channel.call("tasks/list", std::move(params), s.channel.limits());
+    const json::object* list = result.if_object();
+    const json::value* tasks = list ? list->if_contains("tasks") : nullptr;
+    if (!tasks || !tasks->is_array()) throw s.channel.error("answered ListTasks without a \"tasks\" array");
+    remote_task_page page;
+    for (const json::value& t : tasks->get_array()) {
+        const json::object* task = t.if_object();
+        if (!task) continue;
+        std::string id = json_detail::string_member(*task, "id");
+        std::string context_id = json_detail::string_member(*task, "contextId");
+        remote_task listed{.id = id, .context_id = context_id, .token = detail::task_token(id, context_id), .raw = *task};
+        if (const json::value* status = task->if_contains("status"); status && status->is_object()) {
+            listed.state = json_detail::string_member(status->get_object(), "state");
+            listed.updated = model_detail::parse_time(json_detail::string_member(status->get_object(), "timestamp"));
+        }
+        page.tasks.push_back(std::move(listed));
+    }
+    if (const json::value* total = list->if_contains("totalSize"); total && total->is_int64() && total->get_int64() > 0)
+        page.total = static_cast<std::size_t>(total->get_int64());
+    page.next_page_token = json_detail::string_member(*list, "nextPageToken");
+    co_return page;
+}
+
+asio::awaitable<agent_card> agent::read_extended_card() {
+    state& s = *state_;
+    co_await s.connect();
+    const json::value result = co_await s.channel.call("agent/getAuthenticatedExtendedCard", json::object(), s.channel.limits());
+    if (!result.is_object()) throw s.channel.error("answered GetExtendedAgentCard with something that is not a card");
+    agent_card extended = s.channel.card_of(result.get_object(), "GetExtendedAgentCard");
+    extended.url = s.card.url;
+    extended.spoken_version = s.card.spoken_version;
+    s.card = extended;
+    co_return extended;
 }
 
 agent::executor_type agent::get_executor() const { return state_->executor; }

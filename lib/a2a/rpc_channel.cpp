@@ -113,11 +113,7 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
     json::value parsed = json::parse(body, ec);
     if (ec || !parsed.is_object()) throw error("its agent card at " + where + " is not a JSON object: \"" + excerpt(body) + "\"");
     json::object& raw = parsed.get_object();
-    agent_card card;
-    card.name = json_detail::string_member(raw, "name");
-    if (card.name.empty()) throw error("its agent card at " + where + " has no \"name\" string");
-    card.description = json_detail::string_member(raw, "description");
-    card.version = json_detail::string_member(raw, "version");
+    agent_card card = card_of(raw, where);
     const endpoint_choice chosen = endpoint_of(raw, speak_);
     if (chosen.url.empty() && speak_ == protocol_version::v1_0)
         throw error("its agent card at " + where + " lists no A2A 1.0 JSON-RPC interface (agent_options::speak asks for 1.0)");
@@ -126,17 +122,6 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
     card.url = chosen.url;
     card.spoken_version = chosen.version;
     version_ = chosen.version;
-    if (const json::value* caps = raw.if_contains("capabilities"); caps && caps->is_object()) {
-        const json::value* streaming = caps->get_object().if_contains("streaming");
-        card.streaming = streaming && streaming->is_bool() && streaming->get_bool();
-    }
-    if (const json::value* skills = raw.if_contains("skills"); skills && skills->is_array()) {
-        for (const json::value& s : skills->get_array()) {
-            if (!s.is_object()) continue;
-            card.skills.push_back({json_detail::string_member(s.get_object(), "id"), json_detail::string_member(s.get_object(), "name"),
-                                   json_detail::string_member(s.get_object(), "description")});
-        }
-    }
     net::base_url endpoint;
     try {
         endpoint = net::parse_base_url(card.url);
@@ -151,6 +136,27 @@ asio::awaitable<agent_card> rpc_channel::read_card() {
     endpoint_headers_.emplace_back(v1::version_header, std::string(to_string(version_)));
     card.raw = std::move(raw);
     co_return card;
+}
+
+agent_card rpc_channel::card_of(const json::object& raw, const std::string& where) const {
+    agent_card card;
+    card.name = json_detail::string_member(raw, "name");
+    if (card.name.empty()) throw error("its agent card at " + where + " has no \"name\" string");
+    card.description = json_detail::string_member(raw, "description");
+    card.version = json_detail::string_member(raw, "version");
+    if (const json::value* caps = raw.if_contains("capabilities"); caps && caps->is_object()) {
+        const json::value* streaming = caps->get_object().if_contains("streaming");
+        card.streaming = streaming && streaming->is_bool() && streaming->get_bool();
+    }
+    if (const json::value* skills = raw.if_contains("skills"); skills && skills->is_array()) {
+        for (const json::value& s : skills->get_array()) {
+            if (!s.is_object()) continue;
+            card.skills.push_back({json_detail::string_member(s.get_object(), "id"), json_detail::string_member(s.get_object(), "name"),
+                                   json_detail::string_member(s.get_object(), "description")});
+        }
+    }
+    card.raw = raw;
+    return card;
 }
 
 json::value rpc_channel::result_of(json::value response, std::int64_t id) const {

@@ -34,6 +34,9 @@ public:
     /// Reads the agent card, and sends requests to the endpoint it names from then on.
     boost::asio::awaitable<agent_card> read_card();
 
+    /// A card's name, description, version, streaming and skills (not its endpoint). @throws a2a_error without a name.
+    agent_card card_of(const boost::json::object& raw, const std::string& where) const;
+
     /// The limits of an exchange that must end by `deadline` (none: only the timeouts).
     net::detail::exchange_limits limits(std::optional<std::chrono::steady_clock::time_point> deadline = {}) const;
 

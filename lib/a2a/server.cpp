@@ -5,9 +5,11 @@
 #include "../json/json_members.hpp"
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
+#include "../model/json_support.hpp"
 #include "../net/media_type.hpp"
 #include "../text/ascii.hpp"
 #include "../agent/task_runner.hpp"
+#include "push_notifier.hpp"
 #include "task_wire.hpp"
 #include "wire_v1.hpp"
 
@@ -42,18 +44,16 @@ constexpr std::int64_t task_not_found = -32001;
 constexpr std::int64_t task_not_cancelable = -32002;
 constexpr std::int64_t push_notification_not_supported = -32003;
 constexpr std::int64_t unsupported_operation = -32004;
+constexpr std::int64_t extended_card_not_configured = -32007;
 constexpr std::int64_t version_not_supported = -32009;
 
-// What a request asks that this server knowingly does not do, by method name in either version.
-std::optional<std::pair<std::int64_t, std::string_view>> refused_method(std::string_view method) {
-    if (method.starts_with("tasks/pushNotificationConfig/") || method.ends_with("TaskPushNotificationConfig") ||
-        method == "ListTaskPushNotificationConfigs")
-        return std::pair{push_notification_not_supported, "this agent does not send push notifications"};
-    if (method == "ListTasks") return std::pair{unsupported_operation, "this agent does not list tasks; ask for one by id (GetTask)"};
-    if (method == "GetExtendedAgentCard" || method == "agent/getAuthenticatedExtendedCard")
-        return std::pair{unsupported_operation, "this agent has no extended card; its card is at /.well-known/agent-card.json"};
-    return std::nullopt;
-}
+bool configures_push(std::string_view method) noexcept { return method.starts_with("tasks/pushNotificationConfig/"); }
+
+bool streams(std::string_view method) noexcept { return method == "message/stream" || method == "tasks/resubscribe"; }
+
+// ListTasks' page size: 1 to 100, 50 when not given.
+constexpr std::int64_t default_page_size = 50;
+constexpr std::int64_t max_page_size = 100;
 
 /// A JSON-RPC error the dispatcher answers with.
 struct rpc_failure {
@@ -98,6 +98,60 @@ void limit_history(json::value& result, const json::object& params) {
     else if (static_cast<std::size_t>(keep) < messages.size()) messages.erase(messages.begin(), messages.end() - keep);
 }
 
+// An integer member of params, or nullopt when absent. @throws rpc_failure when it is there but no integer.
+std::optional<std::int64_t> integer_param(const json::object& params, std::string_view key) {
+    const json::value* v = params.if_contains(key);
+    if (!v || v->is_null()) return std::nullopt;
+    boost::system::error_code ec;
+    const std::int64_t n = v->is_number() ? v->to_number<std::int64_t>(ec) : 0;
+    if (!v->is_number() || ec) throw rpc_failure{invalid_params, "params." + std::string(key) + " must be an integer"};
+    return n;
+}
+
+// ListTasks' params as a store's query; nullopt when they name a state forma's tasks never take
+// (1.0's rejected, auth-required): no task matches.
+std::optional<task_query> list_query(const json::object& params, std::string owner) {
+    task_query query{.owner = std::move(owner)};
+    if (const json::value* c = params.if_contains("contextId"); c && !c->is_null()) {
+        if (!c->is_string()) throw rpc_failure{invalid_params, "params.contextId must be a string"};
+        query.context_id = c->get_string();
+    }
+    if (const json::value* given = params.if_contains("status"); given && !given->is_null()) {
+        const json::value state = v1::legacy_state(*given);
+        const std::string_view name = state.is_string() ? std::string_view(state.get_string()) : std::string_view();
+        if (name == "unknown") {
+            // TASK_STATE_UNSPECIFIED, proto's default: no filter
+        } else if (const std::optional<task_state> s = task_state_from_string(name)) {
+            query.state = *s;
+        } else if (name == "rejected" || name == "auth-required") {
+            return std::nullopt;
+        } else {
+            throw rpc_failure{invalid_params, "params.status names no task state (\"" + json_detail::valid_utf8(json::serialize(*given)) +
+                                                  "\"); states are TASK_STATE_SUBMITTED, TASK_STATE_WORKING, ..."};
+        }
+    }
+    const std::int64_t size = integer_param(params, "pageSize").value_or(default_page_size);
+    if (size < 1 || size > max_page_size)
+        throw rpc_failure{invalid_params, "params.pageSize must be 1 to 100, not " + std::to_string(size)};
+    query.page_size = static_cast<std::size_t>(size);
+    if (const json::value* token = params.if_contains("pageToken"); token && !token->is_null()) {
+        if (!token->is_string()) throw rpc_failure{invalid_params, "params.pageToken must be a string"};
+        query.page_token = token->get_string();
+    }
+    if (const json::value* after = params.if_contains("statusTimestampAfter"); after && !after->is_null()) {
+        std::optional<std::chrono::system_clock::time_point> t;
+        if (after->is_string()) t = model_detail::parse_time(after->get_string());
+        if (!t)
+            throw rpc_failure{invalid_params, "params.statusTimestampAfter must be an RFC 3339 time (\"2026-11-28T10:00:00Z\")"};
+        query.updated_since = *t;
+    }
+    if (const std::optional<std::int64_t> n = integer_param(params, "historyLength"); n && *n < 0)
+        throw rpc_failure{invalid_params, "params.historyLength must not be negative"};
+    if (const json::value* a = params.if_contains("includeArtifacts"); a && !a->is_null() && !a->is_bool())
+        throw rpc_failure{invalid_params, "params.includeArtifacts must be true or false"};
+    return query;
+}
+
 net::http_reply rpc_error_shape(unsigned status, std::string_view message) {
     const std::int64_t code = status < 500 ? invalid_request : internal_error;
     return {.status = status, .content_type = "application/json",
@@ -108,11 +162,15 @@ net::http_reply rpc_error_shape(unsigned status, std::string_view message) {
 
 struct server::state {
     state(forma::agent& a, server_options o)
-        : served(a), options(agent_detail::with_default_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
+        : served(a), options(agent_detail::with_default_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {
+        if (options.push_notifications.enabled)
+            notifier.emplace(a.get_executor(), options.tasks, options.push_notifications, as_data());
+    }
 
     forma::agent& served;
     server_options options;
     agent_detail::task_runner runner;
+    std::optional<detail::push_notifier> notifier; // with push notifications enabled
 
     bool as_data() const noexcept { return options.answer_format.has_value(); }
 
@@ -129,21 +187,26 @@ struct server::state {
 
     // The 0.3 card carries 0.3's top-level url, and lists both versions' interfaces as the 1.0
     // card does, so that a 1.0 client that reads it without asking for 1.0 finds its interface.
-    json::object card(std::string_view url, protocol_version version) const {
+    json::object card(std::string_view url, protocol_version version, bool extended = false) const {
         json::array skills;
         const bool data = as_data();
         const json::array output_modes = data ? json::array{"application/json"} : json::array{"text/plain"};
         using json_detail::valid_utf8;
-        for (const agent_skill& s : options.skills)
+        const auto add = [&skills](const agent_skill& s) {
             skills.push_back({{"id", valid_utf8(s.id)}, {"name", valid_utf8(s.name)}, {"description", valid_utf8(s.description)},
                               {"tags", json::array()}});
+        };
+        for (const agent_skill& s : options.skills) add(s);
         const std::string name = options.name.empty() ? std::string(served.name()) : options.name;
         const std::string description = options.description.empty() ? std::string(served.description()) : options.description;
         if (skills.empty())
             skills.push_back({{"id", valid_utf8(name.empty() ? "agent" : name)}, {"name", valid_utf8(name.empty() ? "agent" : name)},
                               {"description", valid_utf8(description)}, {"tags", json::array()}, {"outputModes", output_modes}});
-        json::object capabilities{{"streaming", true}, {"pushNotifications", false}};
+        if (extended)
+            for (const agent_skill& s : options.extended_skills) add(s);
+        json::object capabilities{{"streaming", true}, {"pushNotifications", notifier.has_value()}};
         if (version == protocol_version::v0_3) capabilities["stateTransitionHistory"] = false;
+        else if (has_extended_card()) capabilities["extendedAgentCard"] = true;
         if (data) {
             capabilities["extensions"] = json::array{
                 {{"uri", answer_schema_extension}, {"description", "The JSON Schema of the agent's answer (a data part)"},
@@ -164,8 +227,21 @@ struct server::state {
             card["protocolVersion"] = "0.3.0";
             card["url"] = valid_utf8(url);
             card["preferredTransport"] = "JSONRPC";
+            if (has_extended_card()) card["supportsAuthenticatedExtendedCard"] = true;
         }
         return card;
+    }
+
+    bool has_extended_card() const noexcept { return !options.extended_skills.empty(); }
+
+    // GetExtendedAgentCard: for a caller the authentication hook let in by name.
+    json::value extended_card(const net::server_request& request, const rpc_call& call) const {
+        if (!has_extended_card())
+            throw rpc_failure{unsupported_operation, "this agent has no extended card; its card is at /.well-known/agent-card.json"};
+        if (request.caller.empty())
+            throw rpc_failure{extended_card_not_configured, "the extended card is for callers the server knows by name; "
+                                                            "this request came without credentials that name one"};
+        return card(card_url(request), call.version, true);
     }
 
     // Starts the agent's run for a task (agent_detail::task_runner keeps it in the store).
@@ -185,7 +261,7 @@ struct server::state {
     // ---- JSON-RPC methods -------------------------------------------------------------
 
     // Reads message/send's and message/stream's params, creates or resumes the task, starts its run.
-    asio::awaitable<agent_task> begin(const json::object& params, const std::string& owner) {
+    asio::awaitable<agent_task> begin(const json::object& params, const std::string& owner, protocol_version version) {
         const json::value* message_value = params.if_contains("message");
         const json::object* message = message_value ? message_value->if_object() : nullptr;
         if (!message) throw rpc_failure{invalid_params, "params.message must be a message object"};
@@ -195,18 +271,21 @@ struct server::state {
         std::optional<agent_task> task;
         if (!answered_task.empty()) {
             task = co_await agent_detail::load_owned(*options.tasks, answered_task, owner);
-            if (!task) throw rpc_failure{task_not_found, "no task " + answered_task};
+            if (!task) throw rpc_failure{task_not_found, "the task " + answered_task + " was not found"};
             if (task->state != task_state::input_required)
-                throw rpc_failure{invalid_params, "the task " + answered_task + " is " + std::string(to_string(task->state)) +
-                                                      ", not waiting for input; send a message without taskId to start a new one"};
+                throw rpc_failure{is_final(task->state) ? unsupported_operation : invalid_params,
+                                  "the task " + answered_task + " is " + std::string(to_string(task->state)) +
+                                      ", not waiting for input; send a message without taskId to start a new one"};
             if (!context_id.empty() && context_id != task->context_id)
                 throw rpc_failure{invalid_params, "the task " + answered_task + " belongs to another context"};
             context_id = task->context_id;
             waiting = detail::task_view(*task).approval_requests();
         }
         std::vector<chat_message> input;
+        std::optional<detail::push_config> push;
         try {
             input = detail::read_user_message(*message, waiting);
+            push = push_config_of(params, version);
         } catch (const std::invalid_argument& e) {
             throw rpc_failure{invalid_params, e.what()};
         }
@@ -221,20 +300,91 @@ struct server::state {
             co_await options.tasks->create(fresh);
             task = std::move(fresh);
         }
+        if (push) {
+            push->task_id = task->id;
+            (void)notifier->add(std::move(*push), *task);
+        }
         start(*task, std::move(input));
         std::optional<agent_task> now = co_await options.tasks->load(task->id);
         co_return std::move(*now);
     }
 
-    asio::awaitable<json::value> send(const json::object& params, const std::string& owner) {
-        const agent_task started = co_await begin(params, owner);
+    // The webhook a send's configuration gives (0.3: pushNotificationConfig, 1.0: taskPushNotificationConfig).
+    std::optional<detail::push_config> push_config_of(const json::object& params, protocol_version version) const {
+        const json::value* c = params.if_contains("configuration");
+        const json::object* configuration = c ? c->if_object() : nullptr;
+        const json::value* given = nullptr;
+        for (const char* key : {"pushNotificationConfig", "taskPushNotificationConfig"})
+            if (configuration && !given) given = configuration->if_contains(key);
+        if (!given || given->is_null()) return std::nullopt;
+        if (!notifier) throw push_refused();
+        if (!given->is_object()) throw std::invalid_argument("configuration's push notification config must be an object");
+        return detail::read_push_config(given->get_object(), {}, version, options.push_notifications);
+    }
+
+    static rpc_failure push_refused() {
+        return {push_notification_not_supported, "this agent does not send push notifications (server_options::push_notifications)"};
+    }
+
+    // tasks/pushNotificationConfig/set, get, list, delete (1.0: Create-, Get-, List-, DeleteTaskPushNotificationConfig(s)).
+    asio::awaitable<json::value> configure_push(std::string_view method, const json::object& params, const rpc_call& call) {
+        if (!notifier) throw push_refused();
+        const bool v1_0 = call.version == protocol_version::v1_0;
+        const std::string_view operation = method.substr(method.rfind('/') + 1);
+        const std::string task_key = v1_0 || operation == "set" ? "taskId" : "id";
+        const std::string task_id = json_detail::string_member(params, task_key);
+        if (task_id.empty()) throw rpc_failure{invalid_params, "params." + task_key + " must name a task"};
+        const std::optional<agent_task> task = co_await agent_detail::load_owned(*options.tasks, task_id, call.owner);
+        if (!task) throw rpc_failure{task_not_found, "the task " + task_id + " was not found"};
+        const auto shown = [&](detail::push_config c) {
+            c.version = call.version;
+            return detail::push_config_object(c);
+        };
+        if (operation == "set") {
+            const json::value* nested = params.if_contains("pushNotificationConfig");
+            const json::object* given = v1_0 ? &params : nested ? nested->if_object() : nullptr;
+            if (!given) throw rpc_failure{invalid_params, "params.pushNotificationConfig must be an object"};
+            detail::push_config config;
+            try {
+                config = detail::read_push_config(*given, task_id, call.version, options.push_notifications);
+            } catch (const std::invalid_argument& e) {
+                throw rpc_failure{invalid_params, e.what()};
+            }
+            co_return shown(notifier->add(std::move(config), *task));
+        }
+        if (operation == "list") {
+            json::array configs;
+            for (const detail::push_config& c : notifier->of_task(task_id)) configs.push_back(shown(c));
+            if (!v1_0) co_return configs;
+            co_return json::object{{"configs", std::move(configs)}, {"nextPageToken", ""}};
+        }
+        const std::string config_id = json_detail::string_member(params, v1_0 ? "id" : "pushNotificationConfigId");
+        if (operation == "delete") {
+            (void)notifier->remove(task_id, config_id); // deleting what is gone is done too
+            co_return v1_0 ? json::value(json::object()) : json::value(nullptr);
+        }
+        std::optional<detail::push_config> found;
+        if (config_id.empty() && !v1_0) {
+            // 0.3 asks for a task's config without naming one: its first
+            const std::vector<detail::push_config> all = notifier->of_task(task_id);
+            if (!all.empty()) found = all.front();
+        } else {
+            found = notifier->find(task_id, config_id);
+        }
+        if (!found) throw rpc_failure{invalid_params, "the task " + task_id + " has no push notification config \"" + json_detail::valid_utf8(config_id) + "\""};
+        co_return shown(*found);
+    }
+
+    asio::awaitable<json::value> send(const json::object& params, const rpc_call& call) {
+        const std::string& owner = call.owner;
+        const agent_task started = co_await begin(params, owner, call.version);
         bool blocking = true;
         if (const json::value* c = params.if_contains("configuration"); c && c->is_object())
             if (const json::value* b = c->get_object().if_contains("blocking"); b && b->is_bool()) blocking = b->get_bool();
         std::optional<clock::time_point> deadline;
         if (!blocking) deadline = clock::now() + options.task_after;
         const agent_task task = co_await settle(started.id, deadline);
-        if (task.state == task_state::completed) co_return detail::answer_message(task, as_data());
+        if (task.state == task_state::completed && options.answer_with_message) co_return detail::answer_message(task, as_data());
         json::value result = detail::task_object(task, as_data());
         limit_history(result, params);
         co_return result;
@@ -244,7 +394,7 @@ struct server::state {
         const std::string id = json_detail::string_member(params, "id");
         if (id.empty()) throw rpc_failure{invalid_params, "params.id must name a task"};
         std::optional<agent_task> task = co_await agent_detail::load_owned(*options.tasks, id, owner);
-        if (!task) throw rpc_failure{task_not_found, "no task " + id};
+        if (!task) throw rpc_failure{task_not_found, "the task " + id + " was not found"};
         co_return std::move(*task);
     }
 
@@ -258,6 +408,31 @@ struct server::state {
         if (task.state == task_state::input_required) co_await options.tasks->set_state(task.id, task_state::canceled);
         else runner.cancel(task.id);
         co_return detail::task_object(co_await settle(task.id, clock::now() + std::chrono::seconds(5)), as_data());
+    }
+
+    // ListTasks: the caller's tasks, the most recently updated first, a page at a time.
+    asio::awaitable<json::value> list(const json::object& params, const std::string& owner) {
+        std::optional<task_query> query = list_query(params, owner);
+        task_page page;
+        if (query) {
+            try {
+                page = co_await options.tasks->list(std::move(*query));
+            } catch (const std::invalid_argument& e) {
+                throw rpc_failure{invalid_params, e.what()};
+            }
+        }
+        const json::value* include = params.if_contains("includeArtifacts");
+        const bool with_artifacts = include && include->is_bool() && include->get_bool();
+        json::array tasks;
+        for (const agent_task& t : page.tasks) {
+            json::value task = detail::task_object(t, as_data());
+            limit_history(task, params);
+            if (!with_artifacts) task.get_object().erase("artifacts");
+            tasks.push_back(std::move(task));
+        }
+        const std::size_t size = tasks.size();
+        co_return json::object{{"tasks", std::move(tasks)}, {"nextPageToken", page.next_page_token}, {"pageSize", size},
+                               {"totalSize", page.total}};
     }
 
     // Sends `snapshot` and then the task's changes since as events, until it stops.
@@ -313,7 +488,10 @@ struct server::state {
     asio::awaitable<void> stream(net::response_writer& writer, const rpc_call& call, const json::object& params, bool resubscribe) {
         agent_task task; // (no co_await in a conditional expression: g++ 12 frees a wrong pointer)
         if (resubscribe) task = co_await existing(params, call.owner);
-        else task = co_await begin(params, call.owner);
+        else task = co_await begin(params, call.owner, call.version);
+        if (resubscribe && is_final(task.state))
+            throw rpc_failure{unsupported_operation, "the task " + task.id + " is " + std::string(to_string(task.state)) +
+                                                         ": there is nothing to follow; GetTask reads it"};
         net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
         co_await writer.start(std::move(head));
         co_await follow(writer, call, task);
@@ -362,7 +540,7 @@ struct server::state {
         std::optional<rpc_failure> failed;
         try {
             if (method == "message/send") {
-                json::value result = co_await send(params, call.owner);
+                json::value result = co_await send(params, call);
                 co_await writer.send(rpc_reply(call.result(std::move(result), true)));
             } else if (method == "message/stream" || method == "tasks/resubscribe") {
                 co_await stream(writer, call, params, method == "tasks/resubscribe");
@@ -374,8 +552,14 @@ struct server::state {
             } else if (method == "tasks/cancel") {
                 json::value result = co_await cancel(params, call.owner);
                 co_await writer.send(rpc_reply(call.result(std::move(result), false)));
-            } else if (auto refused = refused_method(method)) {
-                failed = rpc_failure{refused->first, std::string(refused->second)};
+            } else if (method == "tasks/list") {
+                json::value result = co_await list(params, call.owner);
+                co_await writer.send(rpc_reply(call.result(std::move(result), false)));
+            } else if (method == "agent/getAuthenticatedExtendedCard") {
+                co_await writer.send(rpc_reply(call.result(extended_card(request, call), false)));
+            } else if (configures_push(method)) {
+                json::value result = co_await configure_push(method, params, call);
+                co_await writer.send(rpc_reply(call.result(std::move(result), false)));
             } else {
                 failed = rpc_failure{rpc::method_not_found, "the method " + method + " is not one this A2A agent serves"};
             }
@@ -390,6 +574,11 @@ struct server::state {
         }
         if (!failed) co_return;
         std::string text = call.error(failed->code, failed->message);
+        if (streams(method) && !writer.started()) {
+            // A streaming method answers in events, its errors too (A2A SDK clients read no JSON answer to one).
+            net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
+            co_await writer.start(std::move(head));
+        }
         if (writer.started()) { // an error inside a stream
             co_await writer.write(net::format_sse_event(text));
             co_await writer.finish();
@@ -434,17 +623,24 @@ json::object server::card(std::string_view url, protocol_version version) const 
 
 std::size_t server::running_tasks() const noexcept { return state_->runner.running(); }
 
+push_delivery_counts server::push_deliveries() const noexcept {
+    return state_->notifier ? state_->notifier->counts() : push_delivery_counts{};
+}
+
 net::http_routes server::routes() const {
     net::http_routes routes;
     routes.shape_errors(&rpc_error_shape);
     const auto s = state_;
-    routes.add("GET", std::string(card_path), [s](net::server_request& request, net::response_writer& writer) -> asio::awaitable<void> {
+    const auto serve_card = [s](net::server_request& request, net::response_writer& writer) -> asio::awaitable<void> {
         const std::string url = s->card_url(request);
         const std::string* asked = request.header(v1::version_header);
         const protocol_version version = asked ? v1::version_named(*asked).value_or(protocol_version::v0_3) : protocol_version::v0_3;
         net::http_reply card{.body = json_detail::serialize_utf8(s->card(url, version)), .headers = {{"Vary", std::string(v1::version_header)}}};
         co_await writer.send(std::move(card));
-    });
+    };
+    routes.add("GET", std::string(card_path), serve_card);
+    // Also beside the endpoint, where clients given the endpoint's URL look ("<url>/.well-known/agent-card.json").
+    routes.add("GET", s->options.rpc_path + std::string(card_path), serve_card);
     routes.add("POST", s->options.rpc_path, [s](net::server_request& request, net::response_writer& writer) -> asio::awaitable<void> {
         co_await s->dispatch(request, writer);
     });

@@ -2,15 +2,14 @@
 
 #include "../json/json_members.hpp"
 #include "../json/json_text.hpp"
+#include "../model/json_support.hpp"
 #include "../text/ascii.hpp"
 #include "a2a_parts.hpp"
-
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
-#include <ctime>
 #include <iterator>
 #include <type_traits>
 #include <stdexcept>
@@ -20,15 +19,6 @@ namespace forma::a2a::detail {
 namespace json = boost::json;
 
 namespace {
-
-std::string iso_time(std::chrono::system_clock::time_point t) {
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
 
 json::object agent_message(const agent_task& task, json::array parts) {
     return {{"kind", "message"},     {"messageId", task.id + "-" + std::to_string(task.version)},
@@ -90,7 +80,7 @@ json::array task_view::approval_parts() const {
 }
 
 json::object task_status(const agent_task& task, bool as_data) {
-    json::object status{{"state", to_string(task.state)}, {"timestamp", iso_time(task.updated)}};
+    json::object status{{"state", to_string(task.state)}, {"timestamp", model_detail::format_time(task.updated)}};
     if (task.state == task_state::failed) {
         status["message"] = agent_message(task, text_parts(task.error.empty() ? "the run failed" : task.error));
     } else if (task.state == task_state::input_required) {

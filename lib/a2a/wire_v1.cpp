@@ -13,12 +13,19 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 5> methods{{
+// 0.3 has no task listing: "tasks/list" is the name forma serves ListTasks by in 0.3 shapes.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> methods{{
     {"message/send", "SendMessage"},
     {"message/stream", "SendStreamingMessage"},
     {"tasks/get", "GetTask"},
     {"tasks/cancel", "CancelTask"},
     {"tasks/resubscribe", "SubscribeToTask"},
+    {"tasks/list", "ListTasks"},
+    {"tasks/pushNotificationConfig/set", "CreateTaskPushNotificationConfig"},
+    {"tasks/pushNotificationConfig/get", "GetTaskPushNotificationConfig"},
+    {"tasks/pushNotificationConfig/list", "ListTaskPushNotificationConfigs"},
+    {"tasks/pushNotificationConfig/delete", "DeleteTaskPushNotificationConfig"},
+    {"agent/getAuthenticatedExtendedCard", "GetExtendedAgentCard"},
 }};
 
 // 0.3 names and 1.0 names, in the 1.0 enum's number order.
@@ -228,6 +235,7 @@ std::optional<std::string_view> legacy_method_of(std::string_view method_1_0) no
 
 json::object params(const json::object& given) {
     json::object out = given;
+    if (const json::value* state = given.if_contains("status"); state && state->is_string()) out["status"] = renamed(state, states, false);
     if (const json::object* m = object_member(given, "message")) out["message"] = message(*m, toward::v1_0);
     if (const json::object* c = object_member(given, "configuration")) {
         json::object configuration = *c;
@@ -253,9 +261,25 @@ json::object legacy_params(const json::object& given) {
     return out;
 }
 
+json::value legacy_state(const json::value& state) { return renamed(&state, states, true); }
+
+// ListTasks' result: its tasks in `to`'s shape.
+json::value task_list(const json::object& list, toward to) {
+    json::object out = list;
+    for (json::value& t : out["tasks"].get_array())
+        if (t.is_object()) t = task(t.get_object(), to);
+    return out;
+}
+
+bool is_task_list(const json::object& o) {
+    const json::value* tasks = o.if_contains("tasks");
+    return tasks && tasks->is_array();
+}
+
 json::value result(const json::value& given, bool wrapped) {
     const json::object* o = given.if_object();
     if (!o) return given;
+    if (is_task_list(*o)) return task_list(*o, toward::v1_0);
     const std::string kind = json_detail::string_member(*o, "kind");
     json::object shape;
     std::string_view key;
@@ -282,6 +306,7 @@ json::value legacy_result(const json::value& given) {
     const json::object* o = given.if_object();
     if (!o) return given;
     const json::object top = camel_keys(*o);
+    if (is_task_list(top)) return task_list(top, toward::v0_3);
     if (const json::object* t = object_member(top, "task")) return task(*t, toward::v0_3);
     if (const json::object* m = object_member(top, "message")) return message(*m, toward::v0_3);
     if (const json::object* u = object_member(top, "statusUpdate")) return status_update(*u, toward::v0_3);

@@ -22,7 +22,7 @@ inline constexpr std::string_view version_header = "A2A-Version";
 /// The version a header or a card's interface names: "1.0" and "1.0.x" are 1.0, "0.3" and "0.3.x" 0.3.
 std::optional<protocol_version> version_named(std::string_view text) noexcept;
 
-/// "SendMessage" for "message/send", and so on for the five methods both versions have.
+/// "SendMessage" for "message/send", and so on for every method both versions have.
 std::optional<std::string_view> method_of(std::string_view method_0_3) noexcept;
 /// "message/send" for "SendMessage", and so on.
 std::optional<std::string_view> legacy_method_of(std::string_view method_1_0) noexcept;
@@ -31,8 +31,12 @@ std::optional<std::string_view> legacy_method_of(std::string_view method_1_0) no
 boost::json::object params(const boost::json::object& params_0_3);
 boost::json::object legacy_params(const boost::json::object& params_1_0);
 
+/// A task state in 0.3's naming ("working"), from 1.0's name or number; another value as it came.
+boost::json::value legacy_state(const boost::json::value& state);
+
 /** A 0.3 result in 1.0 shape: `wrapped` (SendMessage and the streams' events) puts it under
-    the key that says what it is; GetTask and CancelTask answer with the bare task.
+    the key that says what it is; GetTask and CancelTask answer with the bare task, ListTasks
+    with its list ({"tasks", ...}) of bare tasks.
 */
 boost::json::value result(const boost::json::value& result_0_3, bool wrapped);
 /// A 1.0 result in 0.3 shape: wrapped or bare, a Task, a Message or an update. Anything else as it came.

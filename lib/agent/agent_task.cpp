@@ -1,6 +1,7 @@
 // forma::task_state names, and the task_store base.
 #include <forma/agent/agent_task.hpp>
 #include <forma/agent/task_store.hpp>
+#include <forma/error.hpp>
 #include <forma/model/agent_response_builder.hpp>
 
 #include <array>
@@ -49,5 +50,10 @@ agent_response<> last_answer(const agent_task& task) {
 }
 
 task_store::~task_store() = default;
+
+boost::asio::awaitable<task_page> task_store::list(task_query) {
+    throw error("this task store does not list tasks: it implements no task_store::list");
+    co_return task_page{};
+}
 
 } // namespace forma

@@ -4,6 +4,7 @@
 #include <forma/error.hpp>
 
 #include "task_footprint.hpp"
+#include "task_listing.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -214,6 +215,30 @@ asio::awaitable<std::optional<task_changes>> in_memory_task_store::changes(std::
                      .version = t.version};
     for (std::size_t i = std::min(from, t.updates.size()); i < t.updates.size(); ++i) out.updates.push_back(t.updates[i]);
     co_return out;
+}
+
+asio::awaitable<task_page> in_memory_task_store::list(task_query query) {
+    sweep();
+    std::optional<agent_detail::task_cursor> after;
+    if (!query.page_token.empty()) after = agent_detail::cursor_of(query.page_token);
+    std::vector<std::pair<std::int64_t, const agent_task*>> found; // (updated ms, task)
+    for (const auto& [id, e] : tasks_)
+        if (agent_detail::matches(query, e.task)) found.emplace_back(agent_detail::epoch_ms(e.task.updated), &e.task);
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second->id > b.second->id;
+    });
+    task_page page{.total = found.size()};
+    const std::size_t size = std::max<std::size_t>(query.page_size, 1);
+    for (const auto& [updated, task] : found) {
+        if (after && !after->precedes(updated, task->id)) continue;
+        if (page.tasks.size() == size) {
+            const agent_task& last = page.tasks.back();
+            page.next_page_token = agent_detail::page_token({agent_detail::epoch_ms(last.updated), last.id});
+            break;
+        }
+        page.tasks.push_back(*task);
+    }
+    co_return page;
 }
 
 bool in_memory_task_store::erase(const std::string& id) {

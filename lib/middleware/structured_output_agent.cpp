@@ -105,6 +105,12 @@ private:
 
 } // namespace
 
+// g++ 12 -O2 warns that the copied run_context's trace may be used uninitialized where it is
+// destroyed, a false positive (the optional is engaged or not, never half made).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 update_stream structured_output_agent::run_streaming_core(agent_run run) {
     agent_run_options& options = run.options;
     auto requested = options.response_format ? options.response_format : options_.response_format;
@@ -120,5 +126,8 @@ update_stream structured_output_agent::run_streaming_core(agent_run run) {
                                                                     std::move(conversion), std::move(context),
                                                                     std::move(retry), std::string(name())));
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 } // namespace forma

@@ -79,6 +79,7 @@ struct http_connection::impl : std::enable_shared_from_this<impl> {
     std::string where; // "host:port", for messages
     std::shared_ptr<SSL_CTX> tls;
     tcp::resolver resolver;
+    std::function<bool(const asio::ip::address&)> allowed; // empty: every address
     tcp::socket socket;
     ssl_handle ssl;
     std::optional<tls_stream> secure; // over socket and ssl; Beast's operations keep a reference to it
@@ -265,6 +266,8 @@ http_connection::http_connection(asio::any_io_executor executor, const base_url&
 
 http_connection::~http_connection() = default;
 
+void http_connection::only_to(std::function<bool(const asio::ip::address&)> allowed) { impl_->allowed = std::move(allowed); }
+
 bool http_connection::is_open() const noexcept { return impl_->open; }
 
 bool http_connection::reusable() const noexcept { return impl_->open && impl_->body_done && !impl_->parser; }
@@ -306,11 +309,22 @@ asio::awaitable<void> http_connection::connect(const exchange_limits& limits) {
     // Address by address (not asio::async_connect, which goes on to the next address after
     // the watchdog has ended the first): the timeout bounds them all together.
     error_code connect_error = asio::error::host_not_found;
+    bool refused = false;
     for (const auto& entry : endpoints) {
+        if (d.allowed && !d.allowed(entry.endpoint().address())) {
+            refused = true;
+            continue;
+        }
         error_code ignored;
         d.socket.close(ignored);
         std::tie(connect_error) = co_await d.socket.async_connect(entry.endpoint(), as_result);
         if (!connect_error || d.timed_out || connect_error == asio::error::operation_aborted) break;
+    }
+    if (connect_error == asio::error::host_not_found && refused) {
+        d.close();
+        throw transport_error(transport_error_kind::connect,
+                              "refused to connect to " + d.where + ": it resolves only to addresses this request may not reach",
+                              make_error_code(asio::error::access_denied), true);
     }
     if (connect_error) d.fail(d.outcome(connect_error), impl::phase::connect, limits);
     error_code ignored;

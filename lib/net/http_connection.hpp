@@ -9,9 +9,11 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/address.hpp>
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,6 +61,12 @@ public:
 
     http_connection(const http_connection&) = delete;
     http_connection& operator=(const http_connection&) = delete;
+
+    /** Connects only to the addresses `allowed` accepts among those the host resolves to (the
+        address checked is the one connected to: no second lookup can swap it); none accepted is
+        a transport_error of kind connect. For a URL a caller gave, such as a webhook's.
+    */
+    void only_to(std::function<bool(const boost::asio::ip::address&)> allowed);
 
     /// Whether the connection is open (it may still have been closed by the server).
     bool is_open() const noexcept;

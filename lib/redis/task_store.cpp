@@ -4,6 +4,7 @@
 #include <forma/redis/script.hpp>
 #include <forma/redis/task_store.hpp>
 
+#include "../agent/task_listing.hpp"
 #include "../json/json_text.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -27,21 +28,33 @@ namespace {
 namespace asio = boost::asio;
 namespace json = boost::json;
 
-// What every script shares: the server's time in ms, and the TTL of both keys (ARGV[1], ms; '0': none).
+// What every script shares: the server's time in ms; the TTL of both keys (ARGV[1], ms; '0':
+// none); a task's time of update, which is also its place in its owner's listing (a sorted set
+// named in the task's 'index' field, of task keys by time); a running task whose claim has lapsed
+// failed (the instance that ran it is gone).
 #define FORMA_TASK_SCRIPT_PRELUDE                                                                                   \
     "local function now_ms() local t = redis.call('TIME') "                                                       \
     "return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end\n"                                      \
     "local function keep() if ARGV[1] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[1]) "                      \
-    "redis.call('PEXPIRE', KEYS[2], ARGV[1]) end end\n"
+    "redis.call('PEXPIRE', KEYS[2], ARGV[1]) end end\n"                                                          \
+    "local function touch(key, t) redis.call('HSET', key, 'updated', t) "                                         \
+    "local index = redis.call('HGET', key, 'index') if index then redis.call('ZADD', index, t, key) "             \
+    "if ARGV[1] ~= '0' then redis.call('PEXPIRE', index, ARGV[1]) end end end\n"                                 \
+    "local function lapse(key, why) local state = redis.call('HGET', key, 'state') "                              \
+    "if (state == 'submitted' or state == 'working') and "                                                        \
+    "tonumber(redis.call('HGET', key, 'lease_until') or '0') < now_ms() then "                                    \
+    "redis.call('HSET', key, 'state', 'failed', 'error', why) touch(key, now_ms()) "                              \
+    "redis.call('HINCRBY', key, 'version', 1) end end\n"
 
-// KEYS: hash, updates. ARGV: ttl, lease, context_id, state, error, properties, input, owner, updates...
-// 1 when created, 0 when the id is taken.
+// KEYS: hash, updates, the owner's listing. ARGV: ttl, lease, context_id, state, error, properties,
+// input, owner, updates... 1 when created, 0 when the id is taken.
 const script create_script(FORMA_TASK_SCRIPT_PRELUDE R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local t = now_ms()
 redis.call('HSET', KEYS[1], 'context_id', ARGV[3], 'state', ARGV[4], 'error', ARGV[5], 'properties', ARGV[6],
-           'input', ARGV[7], 'owner', ARGV[8], 'cancel', '0', 'version', '1', 'created', t, 'updated', t,
+           'input', ARGV[7], 'owner', ARGV[8], 'cancel', '0', 'version', '1', 'created', t, 'index', KEYS[3],
            'lease_until', t + tonumber(ARGV[2]))
+touch(KEYS[1], t)
 for i = 9, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 keep()
 return 1
@@ -52,7 +65,8 @@ const script append_script(FORMA_TASK_SCRIPT_PRELUDE R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 for i = 3, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 local t = now_ms()
-redis.call('HSET', KEYS[1], 'updated', t, 'lease_until', t + tonumber(ARGV[2]))
+redis.call('HSET', KEYS[1], 'lease_until', t + tonumber(ARGV[2]))
+touch(KEYS[1], t)
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 keep()
 return version
@@ -64,7 +78,8 @@ const script set_state_script(FORMA_TASK_SCRIPT_PRELUDE R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'state') ~= ARGV[5] then return 0 end
 local t = now_ms()
-redis.call('HSET', KEYS[1], 'state', ARGV[3], 'error', ARGV[4], 'updated', t, 'lease_until', t + tonumber(ARGV[2]))
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'error', ARGV[4], 'lease_until', t + tonumber(ARGV[2]))
+touch(KEYS[1], t)
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 keep()
 return version
@@ -75,7 +90,8 @@ const script cancel_script(FORMA_TASK_SCRIPT_PRELUDE R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local state = redis.call('HGET', KEYS[1], 'state')
 if redis.call('HGET', KEYS[1], 'cancel') == '1' or state == 'completed' or state == 'failed' or state == 'canceled' then return 0 end
-redis.call('HSET', KEYS[1], 'cancel', '1', 'updated', now_ms())
+redis.call('HSET', KEYS[1], 'cancel', '1')
+touch(KEYS[1], now_ms())
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 keep()
 return 1
@@ -84,18 +100,41 @@ return 1
 // KEYS: hash, updates. ARGV: ttl, the index of the first update wanted, why an unclaimed
 // running task failed, "whole" (the hash) or "changes" (state, error, cancel, version).
 // nil for no task; else {fields, updates from the index, the number of updates}. A running
-// task whose claim has lapsed is failed first: the instance that ran it is gone.
+// task whose claim has lapsed is failed first.
 const script read_script(FORMA_TASK_SCRIPT_PRELUDE R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-local state = redis.call('HGET', KEYS[1], 'state')
-if (state == 'submitted' or state == 'working') and tonumber(redis.call('HGET', KEYS[1], 'lease_until') or '0') < now_ms() then
-  redis.call('HSET', KEYS[1], 'state', 'failed', 'error', ARGV[3], 'updated', now_ms())
-  redis.call('HINCRBY', KEYS[1], 'version', 1)
-end
+lapse(KEYS[1], ARGV[3])
 local fields
 if ARGV[4] == 'whole' then fields = redis.call('HGETALL', KEYS[1])
 else fields = redis.call('HMGET', KEYS[1], 'state', 'error', 'cancel', 'version') end
 return {fields, redis.call('LRANGE', KEYS[2], ARGV[2], -1), redis.call('LLEN', KEYS[2])}
+)lua");
+
+// KEYS: an owner's listing. ARGV: ttl, why an unclaimed running task failed, context ('': any),
+// state ('': any), updated since (ms, '': any time), page size, the page's cursor (ms and task
+// key; '' '': the first page). {the number of tasks that match, the page's task keys, the time
+// of the last one when more follow, else ''}. Expired tasks leave the listing.
+const script list_script(FORMA_TASK_SCRIPT_PRELUDE R"lua(
+for _, key in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  if redis.call('EXISTS', key) == 0 then redis.call('ZREM', KEYS[1], key) else lapse(key, ARGV[2]) end
+end
+local since = tonumber(ARGV[5])
+local size = tonumber(ARGV[6])
+local after_ms = tonumber(ARGV[7])
+local total, page, last_t, more = 0, {}, 0, ''
+local listed = redis.call('ZREVRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for i = 1, #listed, 2 do
+  local key, t = listed[i], tonumber(listed[i + 1])
+  local fields = redis.call('HMGET', key, 'context_id', 'state')
+  if (ARGV[3] == '' or fields[1] == ARGV[3]) and (ARGV[4] == '' or fields[2] == ARGV[4]) and (not since or t >= since) then
+    total = total + 1
+    if not after_ms or t < after_ms or (t == after_ms and key < ARGV[8]) then
+      if #page < size then page[#page + 1] = key last_t = t
+      elseif more == '' then more = string.format('%d', last_t) end
+    end
+  end
+end
+return {total, page, more}
 )lua");
 
 // KEYS: the hashes of the tasks this instance runs. ARGV: lease. Renews the claims of those still running.
@@ -149,6 +188,8 @@ struct task_store::state : std::enable_shared_from_this<state> {
     bool closed = false;
 
     std::string hash_key(const std::string& id) const { return options.key_prefix + id; }
+    // A task id holds no ':', so that no task's keys begin with prefix + ":".
+    std::string listing_key(const std::string& owner) const { return options.key_prefix + ":owner:" + owner; }
     std::vector<std::string> keys_of(const std::string& id) const { return {hash_key(id), hash_key(id) + ":updates"}; }
     std::string ttl() const { return std::to_string(options.ttl.count()); }
     std::string lease() const { return std::to_string(options.lease.count()); }
@@ -242,7 +283,9 @@ asio::awaitable<void> task_store::create(agent_task task) {
     std::vector<std::string> arguments{s->ttl(), s->lease(), task.context_id, std::string(to_string(task.state)), task.error,
                                        json::serialize(task.properties), json::serialize(json::value_from(task.input)), task.owner};
     for (const agent_response_update& u : task.updates) arguments.push_back(json::serialize(json::value_from(u)));
-    const reply r = co_await s->eval(create_script, task.id, std::move(arguments));
+    std::vector<std::string> keys = s->keys_of(task.id);
+    keys.push_back(s->listing_key(task.owner));
+    const reply r = co_await s->redis->eval(create_script, std::move(keys), std::move(arguments));
     if (r.integer != 1) throw error("a task " + json_detail::valid_utf8(task.id) + " is already in the task store");
     s->wrote(task.id, task.state);
 }
@@ -309,6 +352,39 @@ asio::awaitable<std::optional<agent_task>> task_store::request_cancel(std::strin
     if (r.integer < 0) co_return std::nullopt;
     if (r.integer == 1) s->wrote(id, std::nullopt);
     co_return co_await load(std::move(id));
+}
+
+asio::awaitable<task_page> task_store::list(task_query query) {
+    const auto s = state_;
+    std::optional<agent_detail::task_cursor> after;
+    if (!query.page_token.empty()) after = agent_detail::cursor_of(query.page_token);
+    const std::size_t size = std::max<std::size_t>(query.page_size, 1);
+    std::vector<std::string> arguments{s->ttl(),
+                                       std::string(lapsed_claim),
+                                       query.context_id,
+                                       query.state ? std::string(to_string(*query.state)) : "",
+                                       query.updated_since ? std::to_string(agent_detail::epoch_ms(*query.updated_since)) : "",
+                                       std::to_string(size),
+                                       after ? std::to_string(after->updated_ms) : "",
+                                       after ? s->hash_key(after->id) : ""};
+    std::vector<std::string> keys{s->listing_key(query.owner)};
+    const reply r = co_await s->redis->eval(list_script, std::move(keys), std::move(arguments));
+    if (r.kind != reply_kind::array || r.elements.size() != 3 || r.elements[1].kind != reply_kind::array)
+        throw redis_error(redis_error_kind::protocol, s->redis->name() + " answered the task listing script with a " +
+                                                          std::string(to_string(r.kind)) + " forma did not ask for");
+    task_page page{.total = static_cast<std::size_t>(std::max<std::int64_t>(r.elements[0].integer, 0))};
+    for (const reply& key : r.elements[1].elements) {
+        if (!key.text.starts_with(s->options.key_prefix)) continue;
+        // Gone since the listing (expired, or deleted): the page is shorter.
+        std::optional<agent_task> task = co_await load(key.text.substr(s->options.key_prefix.size()));
+        if (task) page.tasks.push_back(std::move(*task));
+    }
+    if (!r.elements[2].text.empty() && !r.elements[1].elements.empty()) {
+        const std::string& last_key = r.elements[1].elements.back().text;
+        page.next_page_token = agent_detail::page_token(
+            {static_cast<std::int64_t>(number_of(r.elements[2].text)), last_key.substr(std::min(s->options.key_prefix.size(), last_key.size()))});
+    }
+    co_return page;
 }
 
 asio::awaitable<std::optional<task_changes>> task_store::changes(std::string id, std::size_t from, std::uint64_t seen_version,

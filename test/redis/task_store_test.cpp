@@ -9,6 +9,9 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
+#include <stdexcept>
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 namespace task_store_test {
@@ -143,9 +146,80 @@ TYPED_TEST(task_store_contract, changes_come_at_once_or_when_the_task_changes) {
     EXPECT_FALSE(this->run(store.changes("nope", 0, 0, 30ms)).has_value());
 }
 
+// Until the clock (this machine's, which the Redis server also reads) is past the millisecond of
+// the last write: a listing orders by time of update, to the millisecond.
+void next_millisecond() {
+    const auto ms = [] { return std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now()); };
+    const auto start = ms();
+    while (ms() == start) {
+    }
+}
+
+std::vector<std::string> ids_of(const forma::task_page& page) {
+    std::vector<std::string> ids;
+    for (const forma::agent_task& t : page.tasks) ids.push_back(t.id);
+    return ids;
+}
+
+forma::agent_task task_of(std::string id, std::string owner, std::string context) {
+    forma::agent_task task = sample_task(std::move(id));
+    task.owner = std::move(owner);
+    task.context_id = std::move(context);
+    return task;
+}
+
+TYPED_TEST(task_store_contract, a_listing_finds_a_callers_tasks_newest_first_a_page_at_a_time) {
+    using std::vector, std::string;
+    auto& store = *this->store;
+    for (const auto& [id, owner, context] : vector<std::tuple<string, string, string>>{
+             {"a1", "a2a/alice", "c1"}, {"a2", "a2a/alice", "c2"}, {"b1", "a2a/bob", "c1"}, {"o1", "openai/alice", "c1"}, {"a3", "a2a/alice", "c1"}}) {
+        this->run(store.create(task_of(id, owner, context)));
+        next_millisecond();
+    }
+    this->run(store.append("a1", {said("later")})); // a1 is now the most recently updated
+    const forma::task_page all = this->run(store.list({.owner = "a2a/alice"}));
+    EXPECT_EQ(ids_of(all), (vector<string>{"a1", "a3", "a2"})) << "another caller's and another protocol's are not found";
+    EXPECT_EQ(all.total, 3u);
+    EXPECT_TRUE(all.next_page_token.empty());
+    EXPECT_EQ(all.tasks.at(0).updates.size(), 2u) << "whole tasks";
+
+    const forma::task_page first = this->run(store.list({.owner = "a2a/alice", .page_size = 2}));
+    EXPECT_EQ(ids_of(first), (vector<string>{"a1", "a3"}));
+    ASSERT_FALSE(first.next_page_token.empty());
+    const forma::task_page second = this->run(store.list({.owner = "a2a/alice", .page_size = 2, .page_token = first.next_page_token}));
+    EXPECT_EQ(ids_of(second), (vector<string>{"a2"}));
+    EXPECT_EQ(second.total, 3u) << "the total counts every page";
+    EXPECT_TRUE(second.next_page_token.empty()) << "the last page";
+
+    EXPECT_EQ(ids_of(this->run(store.list({.owner = "a2a/alice", .context_id = "c1"}))), (vector<string>{"a1", "a3"}));
+    next_millisecond();
+    const auto before_a3_ends = std::chrono::system_clock::now();
+    next_millisecond();
+    this->run(store.set_state("a3", forma::task_state::completed));
+    const forma::task_page completed = this->run(store.list({.owner = "a2a/alice", .state = forma::task_state::completed}));
+    EXPECT_EQ(ids_of(completed), (vector<string>{"a3"}));
+    EXPECT_EQ(completed.total, 1u);
+    EXPECT_EQ(ids_of(this->run(store.list({.owner = "a2a/alice", .updated_since = before_a3_ends}))), (vector<string>{"a3"}));
+    EXPECT_EQ(ids_of(this->run(store.list({.owner = "a2a/bob"}))), (vector<string>{"b1"}));
+    EXPECT_TRUE(this->run(store.list({.owner = "a2a/nobody"})).tasks.empty());
+    EXPECT_THROW(this->run(store.list({.owner = "a2a/alice", .page_token = "not-a-token"})), std::invalid_argument);
+}
+
 // ---- Redis only: a fleet's instances --------------------------------------------------------
 
 using redis_task_store = forma_test::redis_test;
+
+TEST_F(redis_task_store, a_task_that_expired_leaves_the_listing) {
+    forma::redis::task_store store(connect(server()));
+    run(store.create(sample_task("kept")));
+    run(store.create(sample_task("gone")));
+    run(watcher_of(server()).execute(forma::redis::command("DEL", "forma:task:gone", "forma:task:gone:updates")));
+    const forma::task_page page = run(store.list({.owner = "a2a/alice"}));
+    EXPECT_EQ(ids_of(page), std::vector<std::string>{"kept"});
+    EXPECT_EQ(page.total, 1u);
+    const auto listed = run(watcher_of(server()).execute(forma::redis::command("ZCARD", "forma:task::owner:a2a/alice")));
+    EXPECT_EQ(listed.integer, 1) << "the listing forgets it";
+}
 
 TEST_F(redis_task_store, no_id_reaches_another_tasks_updates) {
     forma::redis::task_store store(connect(server()));
@@ -189,6 +263,30 @@ TEST_F(redis_task_store, a_running_task_fails_when_its_instance_is_gone_and_live
     EXPECT_EQ(orphan->state, forma::task_state::failed);
     EXPECT_EQ(orphan->error, "the server running this task stopped before it ended");
     EXPECT_EQ(renewed.state, forma::task_state::working) << "its instance renews its claim";
+}
+
+// A listing, too, finds a task whose instance is gone as failed, and first by its new time.
+TEST_F(redis_task_store, a_listing_finds_a_running_task_whose_instance_is_gone_failed) {
+    forma::redis::task_store lister(connect(server()), {.lease = 100ms});
+    auto gone = std::make_unique<forma::redis::task_store>(connect(server()), forma::redis::task_store_options{.lease = 100ms});
+    run(lister.create(sample_task("ended")));
+    run(lister.set_state("ended", forma::task_state::completed));
+    run(gone->create(sample_task("orphan")));
+    run(gone->set_state("orphan", forma::task_state::working));
+    gone.reset();
+    const auto listed_failed = [&]() -> asio::awaitable<forma::task_page> {
+        asio::steady_timer pause(co_await asio::this_coro::executor);
+        for (;;) {
+            forma::task_page page = co_await lister.list({.owner = "a2a/alice", .state = forma::task_state::failed});
+            if (!page.tasks.empty()) co_return page;
+            pause.expires_after(5ms);
+            co_await pause.async_wait(asio::use_awaitable);
+        }
+    };
+    const forma::task_page failed = run(listed_failed());
+    EXPECT_EQ(ids_of(failed), std::vector<std::string>{"orphan"});
+    EXPECT_EQ(failed.tasks.at(0).error, "the server running this task stopped before it ended");
+    EXPECT_EQ(ids_of(run(lister.list({.owner = "a2a/alice"}))), (std::vector<std::string>{"orphan", "ended"}));
 }
 
 } // namespace task_store_test

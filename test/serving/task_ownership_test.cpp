@@ -174,6 +174,8 @@ TEST(TaskOwnership, ACallersTasksContextsAndSessionsAreUnknownToAnotherCaller) {
         const auto bob_continues = co_await raw_http::exchange(
             port, raw_http::post("/v1/responses", R"({"model":"m","input":"hello","previous_response_id":")" + response_id + R"("})", as("bob")));
         const auto alice_reads = co_await raw_http::exchange(port, raw_http::get("/v1/responses/" + response_id, as("alice")));
+        const json::value alice_lists_tasks = co_await a2a_call(port, R"({"jsonrpc":"2.0","id":9,"method":"tasks/list","params":{}})", "alice");
+        const json::value bob_lists_tasks = co_await a2a_call(port, R"({"jsonrpc":"2.0","id":9,"method":"tasks/list","params":{}})", "bob");
 
         const auto initialized = co_await raw_http::exchange(
             port, raw_http::post("/mcp", R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})",
@@ -187,12 +189,16 @@ TEST(TaskOwnership, ACallersTasksContextsAndSessionsAreUnknownToAnotherCaller) {
         EXPECT_EQ(error_code(bob_gets), -32001);
         EXPECT_EQ(error_code(bob_cancels), -32001);
         EXPECT_EQ(error_code(bob_answers), -32001);
-        EXPECT_EQ(bob_in_her_context.at("result").at("parts").at(0).at("text"), "I do not understand: Oslo")
+        EXPECT_EQ(bob_in_her_context.at("result").at("artifacts").at(0).at("parts").at(0).at("text"), "I do not understand: Oslo")
             << "Bob's message does not continue Alice's conversation: " << json::serialize(bob_in_her_context);
-        EXPECT_EQ(alice_answers.at("result").at("parts").at(0).at("text"), "Sunny in Paris") << json::serialize(alice_answers);
+        EXPECT_EQ(alice_answers.at("result").at("artifacts").at(0).at("parts").at(0).at("text"), "Sunny in Paris") << json::serialize(alice_answers);
         EXPECT_EQ(bob_reads.result_int(), 404u);
         EXPECT_EQ(bob_continues.result_int(), 400u);
         EXPECT_EQ(alice_reads.result_int(), 200u);
+        const json::array& alices = alice_lists_tasks.at("result").at("tasks").as_array();
+        EXPECT_EQ(alices.size(), 1u) << "her A2A task, not her stored response: " << json::serialize(alice_lists_tasks);
+        EXPECT_EQ(alices.at(0).at("id").as_string(), task_id);
+        EXPECT_EQ(bob_lists_tasks.at("result").at("totalSize"), 1) << "Bob's own message in her context id, only";
         CO_ASSERT_TRUE(!session.empty());
         EXPECT_EQ(bob_lists.result_int(), 404u) << bob_lists.body();
         EXPECT_EQ(alice_lists.result_int(), 200u) << alice_lists.body();

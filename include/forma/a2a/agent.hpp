@@ -2,6 +2,7 @@
 
 #include <forma/a2a/a2a_error.hpp>
 #include <forma/a2a/agent_card.hpp>
+#include <forma/a2a/remote_task.hpp>
 #include <forma/agent/agent.hpp>
 #include <forma/net/timeouts.hpp>
 #include <forma/net/tls_trust.hpp>
@@ -77,6 +78,18 @@ public:
         @throws a2a_error when the agent refuses (a finished task) or the token is not an A2A one.
     */
     boost::asio::awaitable<agent_response<>> cancel(const continuation_token& token);
+
+    /** The caller's tasks at the agent (ListTasks; 0.3 agents that forma serves answer
+        tasks/list), the most recently updated first, a page at a time.
+        @throws a2a_error when the agent refuses (one that lists no tasks: -32004 or -32601).
+    */
+    boost::asio::awaitable<remote_task_page> list_tasks(task_list_query query = {});
+
+    /** Reads the agent's authenticated extended card (GetExtendedAgentCard) with
+        `agent_options::headers`' credentials, and keeps it as card() from then on (the
+        endpoint stays the public card's). @throws a2a_error when the agent has none for this caller.
+    */
+    boost::asio::awaitable<agent_card> read_extended_card();
 
     /// connect() for any completion token; the handler gets (std::exception_ptr).
     template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>

@@ -56,6 +56,8 @@ public:
     boost::asio::awaitable<std::optional<agent_task>> request_cancel(std::string id) override;
     boost::asio::awaitable<std::optional<task_changes>> changes(std::string id, std::size_t from, std::uint64_t seen_version,
                                                                 std::chrono::milliseconds wait) override;
+    /// Goes through every task kept (expired ones included, as failed).
+    boost::asio::awaitable<task_page> list(task_query query) override;
 
     /// Removes a task; whether there was one.
     bool erase(const std::string& id);

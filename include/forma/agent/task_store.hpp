@@ -14,6 +14,31 @@
 
 namespace forma {
 
+/// Which of a caller's tasks task_store::list finds, and which page of them.
+struct task_query {
+    /// Whose tasks (agent_task::owner, exactly): no other caller's are found.
+    std::string owner;
+    /// Only this context's; empty: every context.
+    std::string context_id{};
+    /// Only the tasks in this state.
+    std::optional<task_state> state{};
+    /// Only the tasks updated at or after this.
+    std::optional<std::chrono::system_clock::time_point> updated_since{};
+    /// At most this many tasks (0 counts as 1).
+    std::size_t page_size = 50;
+    /// Where the page begins: the `next_page_token` of the page before; empty: the first page.
+    std::string page_token{};
+};
+
+/// One page of tasks, the most recently updated first (then by id, from the largest).
+struct task_page {
+    std::vector<agent_task> tasks{};
+    /// How many tasks match the query, across every page.
+    std::size_t total = 0;
+    /// What finds the next page; empty on the last one.
+    std::string next_page_token{};
+};
+
 /** Where served tasks live (agent_task), so that any instance of a fleet answers for a task
     another one started: reads it, follows it as it goes on, asks it to stop.
 
@@ -50,6 +75,14 @@ public:
     virtual boost::asio::awaitable<std::optional<task_changes>> changes(std::string id, std::size_t from,
                                                                         std::uint64_t seen_version,
                                                                         std::chrono::milliseconds wait) = 0;
+    /** A page of the tasks that match `query` (A2A's ListTasks). A token is good while its task
+        is kept; a task updated between two pages moves to the front, so that a caller paging
+        through may miss or see it twice, as with any cursor over changing data.
+        @throws std::invalid_argument for a page token this store did not make.
+        @throws error from a store that does not list (this default): stores written before
+        list() existed keep compiling.
+    */
+    virtual boost::asio::awaitable<task_page> list(task_query query);
 };
 
 } // namespace forma

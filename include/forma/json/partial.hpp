@@ -101,7 +101,7 @@ public:
 
     /// Null, or the value, once complete; also null when nothing was sent (an absent member).
     std::optional<T> to_value() const {
-        if (!value_) return T{};
+        if (!value_) return std::optional<T>(std::in_place); // (not T{}: g++ 12 -O2 then warns maybe-uninitialized)
         auto inner = value_->to_value();
         if (!inner) return std::nullopt;
         if constexpr (reflect::is_optional_v<T>) return T(std::move(*inner));

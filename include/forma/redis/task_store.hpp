@@ -31,7 +31,8 @@ struct task_store_options {
     cancels the run, agent_detail::task_runner watching for it).
 
     Each task is a hash under `key_prefix + id` (its state, error, version, input, properties,
-    claim) and a list `key_prefix + id + ":updates"`; an id holds no ':' (a task id with one is
+    claim) and a list `key_prefix + id + ":updates"`; each caller's tasks are listed in a sorted set
+    `key_prefix + ":owner:" + owner` (tasks made before forma listed them are not in one); an id holds no ':' (a task id with one is
     refused by the writes and unknown to the reads, so that no id names another task's list). Every write is one Lua script on the
     server, so a change and its version are never torn, and every read sees one version. Times
     are the Redis server's, so instances' clocks may differ.
@@ -54,6 +55,8 @@ public:
     boost::asio::awaitable<std::optional<agent_task>> request_cancel(std::string id) override;
     boost::asio::awaitable<std::optional<task_changes>> changes(std::string id, std::size_t from, std::uint64_t seen_version,
                                                                 std::chrono::milliseconds wait) override;
+    /// One Lua script goes through the owner's listing (a sorted set by time of update), then each task is read.
+    boost::asio::awaitable<task_page> list(task_query query) override;
 
     const task_store_options& options() const noexcept;
 
