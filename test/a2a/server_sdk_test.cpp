@@ -109,14 +109,15 @@ TEST_P(SdkClient, GetsCancelsAndResubscribesToBackgroundTasks) {
         const std::string id(started.at("result").at("id").as_string());
         const json::object got = co_await sdk(s, {"get", id});
         const json::object canceled = co_await sdk(s, {"cancel", id});
-        const json::object slow = co_await sdk(s, {"background", "slow 400"});
+        // Long enough to be running still when the next node process subscribes (a finished task cannot be followed).
+        const json::object slow = co_await sdk(s, {"background", "slow 3000"});
         const json::object followed = co_await sdk(s, {"resubscribe", std::string(slow.at("result").at("id").as_string())});
         co_await s.finish();
         EXPECT_EQ(state_of(started.at("result")), "TASK_STATE_WORKING") << json::serialize(started);
         EXPECT_EQ(state_of(got.at("result")), "TASK_STATE_WORKING");
         EXPECT_EQ(state_of(canceled.at("result")), "TASK_STATE_CANCELED") << json::serialize(canceled);
         const auto [text, state] = read_events(followed.at("events"));
-        EXPECT_EQ(text, "finished after 400 ms") << json::serialize(followed);
+        EXPECT_EQ(text, "finished after 3000 ms") << json::serialize(followed);
         EXPECT_EQ(state, "TASK_STATE_COMPLETED");
     }());
 }
