@@ -91,6 +91,8 @@ struct receiver {
 
 std::string task_id_of(const json::value& sent) { return std::string(sent.at("result").at("task").at("id").as_string()); }
 
+// The tasks whose configs are set after the send run "slow 1000": still running then, however loaded the machine.
+
 TEST(A2aServerPush, NotifiesEachChangeOfATasksStateWithTheConfigsTokenAndCredentials) {
     asio::io_context io;
     forma_test::served_agent served(io.get_executor());
@@ -99,7 +101,7 @@ TEST(A2aServerPush, NotifiesEachChangeOfATasksStateWithTheConfigsTokenAndCredent
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
         const unsigned short port = s.port();
-        const json::value sent = co_await call(port, "SendMessage", send_params("slow 100", {{"returnImmediately", true}}));
+        const json::value sent = co_await call(port, "SendMessage", send_params("slow 1000", {{"returnImmediately", true}}));
         const std::string task = task_id_of(sent);
         const json::object config{{"taskId", task}, {"id", "c1"}, {"url", hook.server.url("/hook?from=forma")}, {"token", "tok-1"},
                                   {"authentication", {{"scheme", "Bearer"}, {"credentials", "secret-1"}}}};
@@ -130,7 +132,7 @@ TEST(A2aServerPush, NotifiesEachChangeOfATasksStateWithTheConfigsTokenAndCredent
         }
         const json::value answer = json::parse(hook.received[hook.received.size() - 2].body);
         const json::value last = json::parse(hook.received.back().body);
-        EXPECT_EQ(answer.at("artifactUpdate").at("artifact").at("parts").at(0).at("text"), "finished after 100 ms") << json::serialize(answer);
+        EXPECT_EQ(answer.at("artifactUpdate").at("artifact").at("parts").at(0).at("text"), "finished after 1000 ms") << json::serialize(answer);
         EXPECT_EQ(last.at("statusUpdate").at("taskId").as_string(), task);
         EXPECT_EQ(last.at("statusUpdate").at("status").at("state"), "TASK_STATE_COMPLETED") << json::serialize(last);
         EXPECT_EQ(a2a.push_deliveries().failed, 0u);
@@ -194,7 +196,7 @@ TEST(A2aServerPush, RetriesWhatMayPassAndGivesUpOnTheRest) {
         running_server s(io, a2a.routes());
         const unsigned short port = s.port();
         const json::object to_flaky{{"url", flaky.server.url("/")}};
-        const json::value sent = co_await call(port, "SendMessage", send_params("slow 100", {{"returnImmediately", true}, {"taskPushNotificationConfig", to_flaky}}));
+        const json::value sent = co_await call(port, "SendMessage", send_params("slow 1000", {{"returnImmediately", true}, {"taskPushNotificationConfig", to_flaky}}));
         const std::string task = task_id_of(sent);
         (void)co_await call(port, "CreateTaskPushNotificationConfig", {{"taskId", task}, {"url", refusing.server.url("/")}});
         co_await until([&] { return flaky.told_completed() && refusing.told_completed(); });
@@ -218,7 +220,7 @@ TEST(A2aServerPush, RefusesWebhooksAtAddressesItMayNotReach) {
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
         const unsigned short port = s.port();
-        const std::string task = task_id_of(co_await call(port, "SendMessage", send_params("slow 50", {{"returnImmediately", true}})));
+        const std::string task = task_id_of(co_await call(port, "SendMessage", send_params("slow 1000", {{"returnImmediately", true}})));
         std::vector<json::value> refused;
         for (const std::string& url : {hook.server.url("/"), std::string("http://10.1.2.3/hook"), std::string("http://[::1]:9/hook"),
                                       std::string("http://169.254.169.254/latest/meta-data"), std::string("ftp://example.com/"),
