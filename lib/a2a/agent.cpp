@@ -5,6 +5,7 @@
 #include "../json/json_members.hpp"
 #include "../model/json_support.hpp"
 #include "a2a_parts.hpp"
+#include "push_notifier.hpp"
 #include "reply_reader.hpp"
 #include "rpc_channel.hpp"
 
@@ -53,6 +54,31 @@ struct conversation {
         session.state["a2a"] = std::move(kept);
     }
 };
+
+// A push notification config as the agent answered it, in either version's shape.
+push_notification_config push_config_of(const json::value& given) {
+    const json::object* o = given.if_object();
+    if (!o) return {};
+    detail::push_config c = detail::push_config_fields(*o);
+    return {.id = std::move(c.id), .url = std::move(c.url), .token = std::move(c.token), .scheme = std::move(c.scheme),
+            .credentials = std::move(c.credentials)};
+}
+
+// The config as a version's request writes it (the task id apart).
+json::object push_config_params(const push_notification_config& config, const std::string& task_id, protocol_version version) {
+    json::object details{{"url", config.url}};
+    if (!config.id.empty()) details["id"] = config.id;
+    if (!config.token.empty()) details["token"] = config.token;
+    if (!config.scheme.empty()) {
+        json::object auth{{"credentials", config.credentials}};
+        if (version == protocol_version::v1_0) auth["scheme"] = config.scheme;
+        else auth["schemes"] = json::array{json::string(config.scheme)};
+        details["authentication"] = std::move(auth);
+    }
+    if (version == protocol_version::v0_3) return {{"taskId", task_id}, {"pushNotificationConfig", std::move(details)}};
+    details["taskId"] = task_id;
+    return details;
+}
 
 } // namespace
 
@@ -357,6 +383,37 @@ asio::awaitable<agent_card> agent::read_extended_card() {
     extended.spoken_version = s.card.spoken_version;
     s.card = extended;
     co_return extended;
+}
+
+asio::awaitable<push_notification_config> agent::set_push_notification(const continuation_token& task, push_notification_config config) {
+    state& s = *state_;
+    co_await s.connect();
+    json::object params = push_config_params(config, s.task_of(task), s.card.spoken_version);
+    const json::value result = co_await s.channel.call("tasks/pushNotificationConfig/set", std::move(params), s.channel.limits());
+    co_return push_config_of(result);
+}
+
+asio::awaitable<std::vector<push_notification_config>> agent::push_notifications(const continuation_token& task) {
+    state& s = *state_;
+    co_await s.connect();
+    const bool v1_0 = s.card.spoken_version == protocol_version::v1_0;
+    json::object params{{v1_0 ? "taskId" : "id", s.task_of(task)}};
+    const json::value result = co_await s.channel.call("tasks/pushNotificationConfig/list", std::move(params), s.channel.limits());
+    const json::array* listed = result.if_array();
+    if (const json::object* o = result.if_object())
+        if (const json::value* configs = o->if_contains("configs")) listed = configs->if_array();
+    std::vector<push_notification_config> configs;
+    if (listed)
+        for (const json::value& c : *listed) configs.push_back(push_config_of(c));
+    co_return configs;
+}
+
+asio::awaitable<void> agent::delete_push_notification(const continuation_token& task, std::string id) {
+    state& s = *state_;
+    co_await s.connect();
+    const bool v1_0 = s.card.spoken_version == protocol_version::v1_0;
+    json::object params{{v1_0 ? "taskId" : "id", s.task_of(task)}, {v1_0 ? "id" : "pushNotificationConfigId", std::move(id)}};
+    (void)co_await s.channel.call("tasks/pushNotificationConfig/delete", std::move(params), s.channel.limits());
 }
 
 agent::executor_type agent::get_executor() const { return state_->executor; }

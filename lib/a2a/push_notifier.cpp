@@ -94,11 +94,26 @@ const json::object* object_member(const json::object& o, std::string_view key) {
 
 } // namespace
 
+push_config push_config_fields(const json::object& given) {
+    const json::object* nested = object_member(given, "pushNotificationConfig");
+    const json::object& o = nested ? *nested : given;
+    push_config config{.id = json_detail::string_member(o, "id"), .task_id = json_detail::string_member(given, "taskId"),
+                       .url = json_detail::string_member(o, "url"), .token = json_detail::string_member(o, "token")};
+    if (const json::object* auth = object_member(o, "authentication")) {
+        config.scheme = json_detail::string_member(*auth, "scheme");
+        if (const json::value* schemes = auth->if_contains("schemes"); config.scheme.empty() && schemes && schemes->is_array() &&
+                                                                         !schemes->get_array().empty() && schemes->get_array()[0].is_string())
+            config.scheme = schemes->get_array()[0].get_string();
+        config.credentials = json_detail::string_member(*auth, "credentials");
+    }
+    return config;
+}
+
 push_config read_push_config(const json::object& given, std::string task_id, protocol_version version,
                              const push_notification_options& options) {
-    push_config config{.id = json_detail::string_member(given, "id"), .task_id = std::move(task_id),
-                       .url = json_detail::string_member(given, "url"), .token = json_detail::string_member(given, "token"),
-                       .version = version};
+    push_config config = push_config_fields(given);
+    config.task_id = std::move(task_id);
+    config.version = version;
     if (config.url.empty()) throw std::invalid_argument("a push notification config needs a url (the webhook's)");
     const webhook w = parse_webhook(config.url);
     boost::system::error_code ec;
@@ -106,13 +121,6 @@ push_config read_push_config(const json::object& given, std::string task_id, pro
     if (!ec && !allowed_by(options)(literal))
         throw std::invalid_argument("the push notification url names " + w.base.host +
                                     ", an address this agent does not send to (loopback, private and link-local addresses are refused)");
-    if (const json::object* auth = object_member(given, "authentication")) {
-        config.scheme = json_detail::string_member(*auth, "scheme");
-        if (const json::value* schemes = auth->if_contains("schemes"); config.scheme.empty() && schemes && schemes->is_array() &&
-                                                                         !schemes->get_array().empty() && schemes->get_array()[0].is_string())
-            config.scheme = schemes->get_array()[0].get_string();
-        config.credentials = json_detail::string_member(*auth, "credentials");
-    }
     for (const std::string* field : {&config.scheme, &config.credentials, &config.token})
         if (field->find_first_of("\r\n") != std::string::npos)
             throw std::invalid_argument("a push notification config's token and authentication hold no line breaks");

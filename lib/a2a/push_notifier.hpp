@@ -32,6 +32,12 @@ struct push_config {
     protocol_version version = protocol_version::v1_0;
 };
 
+/** A config's fields as either version writes it, checking nothing: 1.0's flat
+    TaskPushNotificationConfig, or 0.3's {"taskId", "pushNotificationConfig": {...}} or the inner
+    object alone; authentication with 1.0's "scheme" or 0.3's "schemes" (the first).
+*/
+push_config push_config_fields(const boost::json::object& given);
+
 /** A config as a request gives it: 1.0's TaskPushNotificationConfig ({"taskId", "id"?, "url",
     "token"?, "authentication"?: {"scheme", "credentials"}}), or 0.3's {"url", "id"?, "token"?,
     "authentication"?: {"schemes": [...], "credentials"}} (the task id given apart).

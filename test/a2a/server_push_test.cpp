@@ -2,6 +2,7 @@
 // versions; each change of a task's state POSTed to its webhooks (a stand-in receiver on
 // loopback) with the config's token and credentials; retries; webhooks at addresses the server
 // may not reach are refused; another caller's task is not reached; off by default.
+#include <forma/a2a/agent.hpp>
 #include <forma/a2a/server.hpp>
 
 #include "net/http_client_stub.hpp"
@@ -284,6 +285,58 @@ TEST(A2aServerPush, OffByDefault) {
         EXPECT_EQ(error_code_of(in_send), -32003);
         EXPECT_EQ(card.at("capabilities").at("pushNotifications"), false);
         EXPECT_EQ(served.runs, 1) << "a send refused for its config runs nothing";
+    }());
+}
+
+// forma's own client registers, lists and deletes webhooks, in both versions.
+TEST(A2aServerPush, FormasClientRegistersWebhooks) {
+    using forma::a2a::protocol_version;
+    asio::io_context io;
+    forma_test::served_agent served(io.get_executor());
+    forma::a2a::server a2a(served, {.task_after = 0ms, .push_notifications = loopback_push()});
+    forma::a2a::server without(served, {.task_after = 0ms});
+    receiver hook(io);
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, a2a.routes());
+        running_server plain(io, without.routes());
+        for (const protocol_version version : {protocol_version::v1_0, protocol_version::v0_3}) {
+            forma::a2a::agent remote(io.get_executor(), {.base_url = s.base_url(), .speak = version});
+            forma::agent_run_options background;
+            background.allow_background_responses = true;
+            const forma::agent_response<> started = co_await remote.run("slow 1000", {}, background);
+            CO_ASSERT_TRUE(started.continuation_token.has_value());
+            const forma::continuation_token& task = *started.continuation_token;
+            const std::size_t before = hook.received.size();
+            const forma::a2a::push_notification_config set = co_await remote.set_push_notification(
+                task, {.url = hook.server.url("/hook"), .token = "t-1", .scheme = "Bearer", .credentials = "c-1"});
+            const std::vector<forma::a2a::push_notification_config> listed = co_await remote.push_notifications(task);
+            co_await until([&] { return hook.received.size() > before && hook.told_completed(); });
+            co_await remote.delete_push_notification(task, set.id);
+            const std::vector<forma::a2a::push_notification_config> after = co_await remote.push_notifications(task);
+            EXPECT_FALSE(set.id.empty()) << "the agent names it";
+            EXPECT_EQ(set.url, hook.server.url("/hook"));
+            EXPECT_EQ(set.scheme, "Bearer");
+            EXPECT_EQ(set.credentials, "c-1");
+            CO_ASSERT_TRUE(listed.size() == 1);
+            EXPECT_EQ(listed[0].id, set.id);
+            EXPECT_EQ(listed[0].token, "t-1");
+            EXPECT_TRUE(after.empty());
+            EXPECT_TRUE(hook.received.back().has_header("Authorization: Bearer c-1"));
+        }
+        forma::a2a::agent refused(io.get_executor(), {.base_url = plain.base_url()});
+        forma::agent_run_options background;
+        background.allow_background_responses = true;
+        const forma::agent_response<> started = co_await refused.run("slow 100", {}, background);
+        CO_ASSERT_TRUE(started.continuation_token.has_value());
+        std::optional<std::int64_t> code;
+        try {
+            (void)co_await refused.set_push_notification(*started.continuation_token, {.url = "https://example.com/hook"});
+        } catch (const forma::a2a::a2a_error& e) {
+            code = e.code();
+        }
+        co_await s.finish();
+        co_await plain.finish();
+        EXPECT_EQ(code, -32003);
     }());
 }
 

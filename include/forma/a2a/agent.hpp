@@ -2,6 +2,7 @@
 
 #include <forma/a2a/a2a_error.hpp>
 #include <forma/a2a/agent_card.hpp>
+#include <forma/a2a/push_notification_config.hpp>
 #include <forma/a2a/remote_task.hpp>
 #include <forma/agent/agent.hpp>
 #include <forma/net/timeouts.hpp>
@@ -90,6 +91,18 @@ public:
         endpoint stays the public card's). @throws a2a_error when the agent has none for this caller.
     */
     boost::asio::awaitable<agent_card> read_extended_card();
+
+    /** Registers a webhook for the task `task` names (CreateTaskPushNotificationConfig, 0.3
+        tasks/pushNotificationConfig/set): the agent POSTs the task's changes to it. Returns the
+        config as the agent keeps it (with its id). @throws a2a_error (-32003 from an agent
+        without push notifications, -32602 for a webhook it will not reach).
+    */
+    boost::asio::awaitable<push_notification_config> set_push_notification(const continuation_token& task,
+                                                                           push_notification_config config);
+    /// The task's webhooks. @throws a2a_error.
+    boost::asio::awaitable<std::vector<push_notification_config>> push_notifications(const continuation_token& task);
+    /// Removes the task's webhook `id` (one already gone is no error). @throws a2a_error.
+    boost::asio::awaitable<void> delete_push_notification(const continuation_token& task, std::string id);
 
     /// connect() for any completion token; the handler gets (std::exception_ptr).
     template <class CompletionToken = boost::asio::default_completion_token_t<executor_type>>
