@@ -64,22 +64,6 @@ push_notification_config push_config_of(const json::value& given) {
             .credentials = std::move(c.credentials)};
 }
 
-// The config as a version's request writes it (the task id apart).
-json::object push_config_params(const push_notification_config& config, const std::string& task_id, protocol_version version) {
-    json::object details{{"url", config.url}};
-    if (!config.id.empty()) details["id"] = config.id;
-    if (!config.token.empty()) details["token"] = config.token;
-    if (!config.scheme.empty()) {
-        json::object auth{{"credentials", config.credentials}};
-        if (version == protocol_version::v1_0) auth["scheme"] = config.scheme;
-        else auth["schemes"] = json::array{json::string(config.scheme)};
-        details["authentication"] = std::move(auth);
-    }
-    if (version == protocol_version::v0_3) return {{"taskId", task_id}, {"pushNotificationConfig", std::move(details)}};
-    details["taskId"] = task_id;
-    return details;
-}
-
 } // namespace
 
 struct agent::state {
@@ -388,7 +372,10 @@ asio::awaitable<agent_card> agent::read_extended_card() {
 asio::awaitable<push_notification_config> agent::set_push_notification(const continuation_token& task, push_notification_config config) {
     state& s = *state_;
     co_await s.connect();
-    json::object params = push_config_params(config, s.task_of(task), s.card.spoken_version);
+    const detail::push_config given{.id = std::move(config.id), .task_id = s.task_of(task), .url = std::move(config.url),
+                                    .token = std::move(config.token), .scheme = std::move(config.scheme),
+                                    .credentials = std::move(config.credentials), .version = s.card.spoken_version};
+    json::object params = detail::push_config_object(given);
     const json::value result = co_await s.channel.call("tasks/pushNotificationConfig/set", std::move(params), s.channel.limits());
     co_return push_config_of(result);
 }

@@ -128,7 +128,8 @@ push_config read_push_config(const json::object& given, std::string task_id, pro
 }
 
 json::object push_config_object(const push_config& config) {
-    json::object details{{"id", config.id}, {"url", json_detail::valid_utf8(config.url)}};
+    json::object details{{"url", json_detail::valid_utf8(config.url)}};
+    if (!config.id.empty()) details["id"] = json_detail::valid_utf8(config.id);
     if (!config.token.empty()) details["token"] = json_detail::valid_utf8(config.token);
     if (!config.scheme.empty()) {
         json::object auth;

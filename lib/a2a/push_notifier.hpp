@@ -47,7 +47,8 @@ push_config push_config_fields(const boost::json::object& given);
 push_config read_push_config(const boost::json::object& given, std::string task_id, protocol_version version,
                              const push_notification_options& options);
 
-/// A config in its version's shape: 1.0's TaskPushNotificationConfig, or 0.3's {"taskId", "pushNotificationConfig"}.
+/// A config in its version's shape: 1.0's TaskPushNotificationConfig, or 0.3's {"taskId",
+/// "pushNotificationConfig"} (no "id" while it has none: a client's config before the agent names it).
 boost::json::object push_config_object(const push_config& config);
 
 class push_notifier {

@@ -5,14 +5,16 @@
 #include <forma/a2a/agent.hpp>
 #include <forma/a2a/server.hpp>
 
+#include "a2a/a2a_replies.hpp"
 #include "net/http_client_stub.hpp"
 #include "support/bounded_run.hpp"
+#include "support/caller_by_name.hpp"
 #include "support/co_assert.hpp"
+#include "support/poll_until.hpp"
 #include "support/running_server.hpp"
 #include "support/scripted_http_server.hpp"
 #include "support/served_agent.hpp"
 
-#include <boost/asio/steady_timer.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -39,10 +41,9 @@ forma::a2a::push_notification_options loopback_push() {
     return {.enabled = true, .allow_address = [](const asio::ip::address& a) { return a.is_loopback(); }, .retry_after = 10ms};
 }
 
-const forma::net::authenticator by_name = [](const forma::net::server_request& head) -> forma::net::authentication {
-    const std::string* who = head.header("Authorization");
-    return forma::net::authentication::let_in(who ? *who : std::string());
-};
+using forma_test::caller_by_name;
+using forma_test::error_code_of;
+using forma_test::until;
 
 asio::awaitable<json::value> call(unsigned short port, std::string_view method, const json::object& params, std::string_view version = "1.0",
                                   std::string_view caller = {}) {
@@ -56,20 +57,6 @@ asio::awaitable<json::value> call(unsigned short port, std::string_view method, 
 json::object send_params(std::string_view text, json::object configuration = {}) {
     return {{"message", {{"messageId", "m"}, {"role", "ROLE_USER"}, {"parts", json::array{{{"text", text}}}}}},
             {"configuration", std::move(configuration)}};
-}
-
-std::int64_t error_code_of(const json::value& reply) {
-    const json::value* error = reply.as_object().if_contains("error");
-    return error && error->is_object() ? error->at("code").as_int64() : 0;
-}
-
-// Returns once `done` holds, looking every 5 ms.
-asio::awaitable<void> until(std::function<bool()> done) {
-    asio::steady_timer pause(co_await asio::this_coro::executor);
-    while (!done()) {
-        pause.expires_after(5ms);
-        co_await pause.async_wait(asio::use_awaitable);
-    }
 }
 
 // A webhook that keeps what it was sent and answers with `answer` (200 by default).
@@ -227,8 +214,8 @@ TEST(A2aServerPush, RefusesWebhooksAtAddressesItMayNotReach) {
                                       std::string("http://169.254.169.254/latest/meta-data"), std::string("ftp://example.com/"),
                                       std::string("http://[::ffff:127.0.0.1]/")})
             refused.push_back(co_await call(port, "CreateTaskPushNotificationConfig", {{"taskId", task}, {"url", url}}));
-        const std::string by_name = "http://localhost:" + hook.server.url().substr(hook.server.url().rfind(':') + 1) + "/hook";
-        const json::value accepted = co_await call(port, "CreateTaskPushNotificationConfig", {{"taskId", task}, {"url", by_name}});
+        const std::string by_host_name = "http://localhost:" + hook.server.url().substr(hook.server.url().rfind(':') + 1) + "/hook";
+        const json::value accepted = co_await call(port, "CreateTaskPushNotificationConfig", {{"taskId", task}, {"url", by_host_name}});
         co_await until([&] { return a2a.push_deliveries().failed >= 1; });
         co_await s.finish();
         for (const json::value& r : refused) EXPECT_EQ(error_code_of(r), -32602) << json::serialize(r);
@@ -249,7 +236,7 @@ TEST(A2aServerPush, AnotherCallersTaskIsNotReached) {
     forma::a2a::server a2a(served, {.push_notifications = loopback_push()});
     receiver hook(io);
     run(io, [&]() -> asio::awaitable<void> {
-        running_server s(io, a2a.routes(), {.authenticate = by_name});
+        running_server s(io, a2a.routes(), {.authenticate = caller_by_name});
         const unsigned short port = s.port();
         const std::string task = task_id_of(co_await call(port, "SendMessage", send_params("hello"), "1.0", "alice"));
         const json::object config{{"taskId", task}, {"id", "c"}, {"url", hook.server.url("/")}};

@@ -4,7 +4,9 @@
 #include <forma/a2a/agent.hpp>
 #include <forma/a2a/server.hpp>
 
+#include "a2a/a2a_replies.hpp"
 #include "net/http_client_stub.hpp"
+#include "support/caller_by_name.hpp"
 #include "support/bounded_run.hpp"
 #include "support/co_assert.hpp"
 #include "support/running_server.hpp"
@@ -27,11 +29,8 @@ using forma_test::running_server;
 
 void run(asio::io_context& io, asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 30s); }
 
-// The caller is what the Authorization header names; a request without one comes in anonymous.
-const forma::net::authenticator by_name = [](const forma::net::server_request& head) -> forma::net::authentication {
-    const std::string* who = head.header("Authorization");
-    return forma::net::authentication::let_in(who ? *who : std::string());
-};
+using forma_test::caller_by_name;
+using forma_test::error_code_of;
 
 asio::awaitable<raw_http::response> exchange(unsigned short port, std::string_view method, std::string_view params,
                                              std::string_view caller = {}, std::string_view version = "1.0") {
@@ -53,11 +52,6 @@ std::string message_params(std::string_view text, std::string_view context_id = 
     return json::serialize(json::object{{"message", std::move(message)}});
 }
 
-std::int64_t error_code_of(const json::value& reply) {
-    const json::value* error = reply.is_object() ? reply.as_object().if_contains("error") : nullptr;
-    return error && error->is_object() ? error->at("code").as_int64() : 0;
-}
-
 std::set<std::string> ids_in(const json::value& reply) {
     std::set<std::string> ids;
     for (const json::value& t : reply.at("result").at("tasks").as_array()) ids.insert(std::string(t.at("id").as_string()));
@@ -69,7 +63,7 @@ TEST(A2aServerTasks, ListsTheCallersTasksFilteredAndAPageAtATime) {
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
-        running_server s(io, a2a.routes(), {.authenticate = by_name});
+        running_server s(io, a2a.routes(), {.authenticate = caller_by_name});
         const unsigned short port = s.port();
         for (const char* context : {"c1", "c1", "c2"}) (void)co_await call(port, "SendMessage", message_params("hello", context), "alice");
         (void)co_await call(port, "SendMessage", message_params("fail", "c1"), "alice");
@@ -206,8 +200,8 @@ TEST(A2aServerTasks, TheExtendedCardIsForACallerKnownByName) {
     run(io, [&]() -> asio::awaitable<void> {
         forma::net::http_routes routes = plain.routes();
         forma::net::http_routes more = extended.routes();
-        running_server s(io, std::move(more), {.authenticate = by_name});
-        running_server p(io, std::move(routes), {.authenticate = by_name});
+        running_server s(io, std::move(more), {.authenticate = caller_by_name});
+        running_server p(io, std::move(routes), {.authenticate = caller_by_name});
         const auto post = [&](unsigned short port, std::string_view path, std::string_view method, std::string_view caller,
                               std::string_view version) -> asio::awaitable<json::value> {
             std::string headers = "A2A-Version: " + std::string(version) + "\r\n";
@@ -247,7 +241,7 @@ TEST(A2aServerTasks, FormasClientListsTasksAndReadsTheExtendedCard) {
     forma_test::served_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.extended_skills = {{.id = "audit", .name = "Audit", .description = "For partners"}}});
     run(io, [&]() -> asio::awaitable<void> {
-        running_server s(io, a2a.routes(), {.authenticate = by_name});
+        running_server s(io, a2a.routes(), {.authenticate = caller_by_name});
         for (const protocol_version version : {protocol_version::v1_0, protocol_version::v0_3}) {
             const std::string who = version == protocol_version::v1_0 ? "alice" : "bob";
             forma::a2a::agent remote(io.get_executor(), {.base_url = s.base_url(), .headers = {{"Authorization", who}}, .speak = version});

@@ -4,6 +4,7 @@
 #include <forma/agent/in_memory_task_store.hpp>
 #include <forma/model/awaits_input.hpp>
 
+#include "a2a/a2a_replies.hpp"
 #include "net/http_client_stub.hpp"
 #include "support/approval_agent.hpp"
 #include "support/served_agent.hpp"
@@ -240,7 +241,7 @@ asio::awaitable<json::value> post(unsigned short port, std::string body, std::st
     co_return json::parse(response->body());
 }
 
-std::int64_t error_code_of(const json::value& reply) { return reply.at("error").at("code").as_int64(); }
+using forma_test::error_code_of;
 
 TEST(A2aServerWire, AnswersMalformedRequestsWithJsonRpcErrors) {
     asio::io_context io;
