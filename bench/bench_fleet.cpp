@@ -189,7 +189,8 @@ void BM_task_append_forma(benchmark::State& state) {
 }
 
 // The same append through hiredis's blocking client: the update serialized, then a script
-// doing what forma's does (RPUSH, the times and claim, HINCRBY of the version, PEXPIRE) by EVALSHA.
+// doing what forma's does (RPUSH, the times and claim, the caller's listing, HINCRBY of the
+// version, PEXPIRE) by EVALSHA.
 void BM_task_append_hiredis(benchmark::State& state) {
     redisContext* context = redisConnect("127.0.0.1", server().port());
     if (!context || context->err) {
@@ -202,11 +203,13 @@ void BM_task_append_hiredis(benchmark::State& state) {
         "if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end "
         "redis.call('RPUSH', KEYS[2], ARGV[3]) "
         "redis.call('HSET', KEYS[1], 'updated', now, 'lease_until', now + tonumber(ARGV[2])) "
+        "local index = redis.call('HGET', KEYS[1], 'index') "
+        "if index then redis.call('ZADD', index, now, KEYS[1]) redis.call('PEXPIRE', index, ARGV[1]) end "
         "local v = redis.call('HINCRBY', KEYS[1], 'version', 1) "
         "redis.call('PEXPIRE', KEYS[1], ARGV[1]) redis.call('PEXPIRE', KEYS[2], ARGV[1]) return v";
     redisReply* loaded = static_cast<redisReply*>(redisCommand(context, "SCRIPT LOAD %s", append));
     freeReplyObject(redisCommand(context, "DEL bench:task:hiredis:t bench:task:hiredis:t:updates"));
-    freeReplyObject(redisCommand(context, "HSET bench:task:hiredis:t state working version 1"));
+    freeReplyObject(redisCommand(context, "HSET bench:task:hiredis:t state working version 1 index bench:task:hiredis::owner:a2a/"));
     if (!loaded || loaded->type != REDIS_REPLY_STRING) {
         state.SkipWithError("hiredis: SCRIPT LOAD failed");
         if (loaded) freeReplyObject(loaded);
