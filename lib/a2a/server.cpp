@@ -13,6 +13,7 @@
 #include "task_wire.hpp"
 #include "wire_v1.hpp"
 
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -567,12 +568,19 @@ struct server::state {
             failed = std::move(f);
         } catch (const std::exception& e) {
             // A store that refuses (a limit it names) or fails: said with the request's id, unless
-            // the answer had begun (a write to the peer failed) or the server stops.
+            // the answer had begun (a write to the peer failed) or the client left. The server's
+            // stop is said too, in the stream or as the answer.
             const auto* system = dynamic_cast<const boost::system::system_error*>(&e);
-            if (writer.started() || (system && system->code() == asio::error::operation_aborted)) throw;
-            failed = rpc_failure{internal_error, "the agent could not take the request: " + json_detail::valid_utf8(e.what())};
+            if (writer.server_stopped()) failed = rpc_failure{internal_error, "the server is shutting down: the answer ends before the task did"};
+            else if (writer.started() || (system && system->code() == asio::error::operation_aborted)) throw;
+            else failed = rpc_failure{internal_error, "the agent could not take the request: " + json_detail::valid_utf8(e.what())};
         }
         if (!failed) co_return;
+        if (writer.server_stopped() && writer.started()) {
+            writer.set_last_event(net::format_sse_event(call.error(failed->code, failed->message)));
+            co_return;
+        }
+        if (writer.server_stopped()) co_await asio::this_coro::reset_cancellation_state(); // to answer after the stop canceled it
         std::string text = call.error(failed->code, failed->message);
         if (streams(method) && !writer.started()) {
             // A streaming method answers in events, its errors too (A2A SDK clients read no JSON answer to one).

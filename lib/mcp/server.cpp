@@ -197,6 +197,12 @@ struct server::state {
         } catch (...) {
             failure = std::current_exception();
         }
+        if (writer.server_stopped() && (failure || !answer)) {
+            // Stopped before it was answered (the call canceled): the answer says so.
+            failure = nullptr;
+            answer = rpc::error_reply(*view.id, rpc::internal_error, "the server is shutting down; the request was not finished");
+            co_await asio::this_coro::reset_cancellation_state();
+        }
         if (failure) {
             // The writes hold `writer`: wait for them before this frame goes.
             co_await asio::this_coro::reset_cancellation_state();

@@ -20,6 +20,7 @@ struct stream_expiry {
         if (d.count() > 0) tcp.expires_after(d);
     }
     void disarm() { tcp.expires_never(); }
+    static bool stopped() noexcept { return false; } // the user's server stops its own way
 };
 
 template <class Stream>

@@ -3,8 +3,10 @@
 
 #include "../text/ascii.hpp"
 
+#include <boost/asio/this_coro.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <boost/system/system_error.hpp>
 
 #include <algorithm>
 #include <exception>
@@ -94,6 +96,17 @@ boost::asio::awaitable<void> http_routes::handle(server_request& request, respon
     }
     if (!failure) {
         if (!writer.started()) co_await writer.send((*m.shape)(500, "the route for " + request.path + " gave no answer"));
+        co_return;
+    }
+    if (writer.server_stopped() && !writer.started()) {
+        // The server stopped a handler before it answered (a stream it began is ended by the server).
+        co_await boost::asio::this_coro::reset_cancellation_state();
+        http_reply reply = (*m.shape)(503, "the server is shutting down; try again later");
+        reply.headers.emplace_back("Retry-After", "1");
+        try {
+            co_await writer.send(std::move(reply));
+        } catch (const boost::system::system_error&) {
+        }
         co_return;
     }
     if (writer.started()) std::rethrow_exception(failure);

@@ -24,6 +24,9 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 using boost::system::error_code;
 
+// After shutdown_grace, how long a canceled request may take to end its stream before its connection closes.
+constexpr std::chrono::seconds last_words_time{1};
+
 struct http_server::state : std::enable_shared_from_this<state> {
     state(asio::any_io_executor ex, http_routes r, server_options o)
         : executor(ex), routes(std::move(r)), options(std::move(o)), acceptor(ex), all_closed(ex), grace(ex) {
@@ -89,6 +92,12 @@ struct http_server::state : std::enable_shared_from_this<state> {
         grace.async_wait([self = shared_from_this()](error_code ec) {
             if (ec) return;
             for (detail::server_connection* c : self->open) c->cancel_request();
+            // What a canceled handler still writes (its stream's last event) has this long.
+            self->grace.expires_after(last_words_time);
+            self->grace.async_wait([self](error_code ec) {
+                if (ec) return;
+                for (detail::server_connection* c : self->open) c->close();
+            });
         });
     }
 };

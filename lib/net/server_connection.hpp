@@ -116,11 +116,13 @@ public:
     bool closed() const noexcept { return !socket.is_open(); }
     /// A request is being handled (its body read, its handler running).
     bool busy() const noexcept { return busy_; }
-    /// Ends the running handler (terminal cancellation) and the connection.
+    /// Cancels the running handler (terminal cancellation) as the server stops: it may still
+    /// end its stream (stopped() tells it why it was canceled) until the server closes the connection.
     void cancel_request() {
+        stopped_ = true;
         cancel_.emit(boost::asio::cancellation_type::terminal);
-        close();
     }
+    bool stopped() const noexcept { return stopped_; }
 
     /// Answers a connection that is not served (too many): the routes' default error shape, then close.
     boost::asio::awaitable<void> refuse(const http_routes& routes, unsigned status, std::string message) {
@@ -252,6 +254,8 @@ public:
                     asio::co_spawn(socket.get_executor(), watch_peer(stream), asio::deferred))
                     .async_wait(asio::experimental::wait_for_one(), asio::bind_cancellation_slot(cancel_.slot(), asio::use_awaitable));
             (void)watch_failure;
+            // A stream the server stopped ends with its handler's last event and the terminator.
+            if (stopped_ && writer.started() && !writer.complete()) co_await writer.end_stopped_stream();
             // The peer left, a write failed, or the handler failed mid-stream: the response is cut.
             const bool failed = order[0] != 0 || handler_failure;
             --counters.requests;
@@ -356,6 +360,7 @@ private:
     std::uint64_t armings_ = 0;
     bool peer_done_sending_ = false;
     bool busy_ = false;
+    bool stopped_ = false;
 };
 
 } // namespace forma::net::detail

@@ -21,7 +21,7 @@
 namespace forma::net::detail {
 
 /** `Stream`: what Beast writes to. `Deadline`: `arm(duration)` before a write (the write fails
-    when it runs out), `disarm()` after. `keep_alive`: whether the connection stays open after
+    when it runs out), `disarm()` after, and `stopped()`: whether the server canceled the request as it stops. `keep_alive`: whether the connection stays open after
     this response (the head says "Connection: close" otherwise). `head_only`: the answer to a
     HEAD request, whose head is written and whose body is not (a stream's head, then the
     connection closes: its first write ends the handler with operation_aborted).
@@ -41,12 +41,14 @@ public:
         message.body() = std::move(reply.body);
         message.prepare_payload(); // a HEAD's answer keeps the Content-Length its GET would have
         deadline_.arm(write_timeout_);
+        cut_ = true;
         if (head_only_) {
             http::response_serializer<http::string_body> serializer(message);
             co_await http::async_write_header(stream_, serializer, boost::asio::use_awaitable);
         } else {
             co_await http::async_write(stream_, message, boost::asio::use_awaitable);
         }
+        cut_ = false;
         deadline_.disarm();
     }
 
@@ -61,7 +63,9 @@ public:
         message.chunked(true);
         http::response_serializer<http::empty_body> serializer(message);
         deadline_.arm(write_timeout_);
+        cut_ = true;
         co_await http::async_write_header(stream_, serializer, boost::asio::use_awaitable);
+        cut_ = false;
         deadline_.disarm();
         co_await write(head.body);
     }
@@ -73,9 +77,12 @@ public:
             if (!bytes.empty()) throw boost::system::system_error(boost::asio::error::operation_aborted);
         }
         if (bytes.empty()) co_return;
+        throw_if_cut();
         deadline_.arm(write_timeout_);
+        cut_ = true;
         co_await boost::asio::async_write(stream_, boost::beast::http::make_chunk(boost::asio::buffer(bytes.data(), bytes.size())),
                                           boost::asio::use_awaitable);
+        cut_ = false;
         deadline_.disarm();
     }
 
@@ -84,9 +91,24 @@ public:
         if (finished_) co_return;
         finished_ = true;
         if (head_only_) co_return;
+        throw_if_cut();
         deadline_.arm(write_timeout_);
+        cut_ = true;
         co_await boost::asio::async_write(stream_, boost::beast::http::make_chunk_last(), boost::asio::use_awaitable);
+        cut_ = false;
         deadline_.disarm();
+    }
+
+    bool server_stopped() const noexcept override { return deadline_.stopped(); }
+
+    /// Ends a stream the server stopped: its last event (set_last_event), then the terminator.
+    /// A peer that is gone, or a stream cut mid-write, is no error here.
+    boost::asio::awaitable<void> end_stopped_stream() {
+        try {
+            co_await write(last_event_);
+            co_await finish();
+        } catch (const boost::system::system_error&) {
+        }
     }
 
     /// Whether the response is whole on the wire (a stream that was not finished is not).
@@ -94,6 +116,12 @@ public:
     bool keep_alive() const noexcept { return keep_alive_; }
 
 private:
+    // A write that failed midway (canceled, timed out) may have sent part of a chunk: nothing
+    // written after it could be read, so nothing is.
+    void throw_if_cut() const {
+        if (cut_) throw boost::system::system_error(boost::asio::error::operation_aborted);
+    }
+
     template <class Message>
     void fill(Message& message, const http_reply& reply) const {
         if (!reply.content_type.empty()) message.set(boost::beast::http::field::content_type, reply.content_type);
@@ -108,6 +136,7 @@ private:
     bool head_only_;
     bool streaming_ = false;
     bool finished_ = false;
+    bool cut_ = false; // a write began and did not end
 };
 
 } // namespace forma::net::detail

@@ -182,6 +182,11 @@ struct ag_ui_endpoint::state {
             co_await asio::this_coro::reset_cancellation_state();
             co_await options.sessions->erase(agent_detail::task_session(task));
         }
+        if (gone && writer.server_stopped() && writer.started()) {
+            const json::object last{{"type", "RUN_ERROR"}, {"message", "the server is shutting down; the run was canceled"}, {"code", "server_shutting_down"}};
+            writer.set_last_event(sse(last));
+            co_return;
+        }
         if (gone) std::rethrow_exception(gone);
         co_await writer.finish();
     }

@@ -151,10 +151,15 @@ struct openai_endpoints::state {
                 co_await send(detail::chat_chunk(id, model, created, std::move(delta)));
             }
         } catch (const boost::system::system_error& e) {
-            if (e.code() == asio::error::operation_aborted) throw; // the server stops
+            if (e.code() == asio::error::operation_aborted && !writer.server_stopped()) throw; // the client left
             failure = std::current_exception();
         } catch (...) {
             failure = std::current_exception();
+        }
+        if (writer.server_stopped()) {
+            writer.set_last_event(net::format_sse_event(error_body("the server is shutting down; the completion was cut short", "server_error")) +
+                                  "data: [DONE]\n\n");
+            co_return;
         }
         if (failure) {
             // A stream that has begun can only say so in-band, as OpenAI does.
@@ -235,6 +240,8 @@ struct openai_endpoints::state {
         try {
             if (run.stream) {
                 co_await stream_response(writer, task.id, task.properties, run.background, std::nullopt);
+                // Cut short as the server stops: a run that was the caller's alone ends with it.
+                if (writer.server_stopped() && !run.store && !run.background) runner.cancel(task.id);
             } else if (run.background) {
                 co_await writer.send(json_reply(200, json_detail::serialize_utf8(detail::response_of(task.properties, task))));
             } else {
@@ -278,11 +285,29 @@ struct openai_endpoints::state {
             co_await writer.write(text);
         };
         co_await send(events.start());
+        bool cut = false;
+        try {
+            co_await follow_response(writer, id, events, send);
+        } catch (...) {
+            if (!writer.server_stopped()) throw; // the client left
+            cut = true;
+        }
+        if (cut) {
+            const json::object last = events.error("server_shutting_down", "the server is shutting down; the stream of the response " + id + " was cut short");
+            writer.set_last_event(net::format_sse_event(json_detail::serialize_utf8(last), "error"));
+            co_return;
+        }
+        co_await writer.finish();
+    }
+
+    // The events of a response as its task goes on, until it stops (or is gone from the store).
+    template <class Send>
+    asio::awaitable<void> follow_response(net::response_writer& writer, const std::string& id, detail::response_events& events, Send& send) {
         std::size_t next = 0;
         std::uint64_t version = 0;
         for (;;) {
             std::optional<task_changes> changes = co_await options.tasks->changes(id, next, version, keep_alive_interval);
-            if (!changes) break;
+            if (!changes) co_return;
             if (changes->version == version) {
                 co_await writer.write(": keep-alive\n\n");
                 continue;
@@ -296,10 +321,9 @@ struct openai_endpoints::state {
             if (has_stopped(changes->state)) {
                 std::optional<agent_task> task = co_await options.tasks->load(id);
                 if (task) co_await send(events.finish(*task));
-                break;
+                co_return;
             }
         }
-        co_await writer.finish();
     }
 
     // GET /responses/{id}[?stream=true&starting_after=N] and POST /responses/{id}/cancel.

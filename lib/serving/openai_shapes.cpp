@@ -182,6 +182,10 @@ json::object response_events::numbered(json::object event) {
     return event;
 }
 
+json::object response_events::error(std::string_view code, std::string_view message) {
+    return numbered({{"type", "error"}, {"code", code}, {"message", message}, {"param", nullptr}});
+}
+
 std::vector<json::object> response_events::start() {
     json::object opening = base_;
     opening["status"] = queued_ ? "queued" : "in_progress";

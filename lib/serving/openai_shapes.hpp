@@ -60,6 +60,8 @@ public:
     std::vector<boost::json::object> add(const agent_response_update& update);
     /// The closing events of a stopped task, ending with response.completed (or .failed, or .incomplete for a canceled one).
     std::vector<boost::json::object> finish(const agent_task& task);
+    /// An `error` event: the stream ends here, the response unfinished (`code`: why, e.g. "server_shutting_down").
+    boost::json::object error(std::string_view code, std::string_view message);
 
     std::size_t next_sequence() const noexcept { return sequence_; }
 

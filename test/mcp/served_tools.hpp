@@ -4,7 +4,7 @@
 //   echo {text}     -> text
 //   fail {}         -> throws: a failed call (isError)
 //   slow {steps}    -> reports progress each step (20 ms apart), 20 ms more, then "done after <steps> steps"
-//   forever {}      -> runs until canceled; `canceled_calls` counts the cancellations it saw
+//   forever {}      -> runs until canceled; `forever_calls` counts its calls, `canceled_calls` the cancellations it saw
 
 #include <forma/chat/make_tool.hpp>
 
@@ -39,6 +39,7 @@ struct no_arguments {};
 BOOST_DESCRIBE_STRUCT(no_arguments, (), ())
 
 inline int canceled_calls = 0;
+inline int forever_calls = 0;
 
 inline std::vector<forma::function_tool> all() {
     namespace asio = boost::asio;
@@ -70,6 +71,7 @@ inline std::vector<forma::function_tool> all() {
                        });
     tools.push_back(forma::make_tool("forever", "Runs until canceled", [](const no_arguments&) -> asio::awaitable<std::string> {
         asio::steady_timer never(co_await asio::this_coro::executor, asio::steady_timer::time_point::max());
+        ++forever_calls;
         try {
             co_await never.async_wait(asio::use_awaitable);
         } catch (const boost::system::system_error&) {

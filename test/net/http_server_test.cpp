@@ -467,6 +467,44 @@ TEST(HttpServer, StopCancelsStreamsPastTheGrace) {
         co_await s.finish(); // returns: the stream was canceled after 100 ms
         EXPECT_TRUE(saw_cancellation);
         EXPECT_EQ(s.server().connections(), 0u);
+        // Its handler said nothing more: the server ended the stream with its terminator.
+        auto whole = co_await c.read();
+        CO_ASSERT_TRUE(whole);
+        EXPECT_EQ(whole->body(), "");
+    }());
+}
+
+// A handler that goes on writing after the stop canceled it is cut off: its connection closes a
+// second after the grace, and run() returns.
+TEST(HttpServer, StopClosesAStreamThatDoesNotEnd) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        gate started(io);
+        bool told_stopped = false;
+        http_routes routes;
+        routes.add("GET", "/runaway", [&](server_request&, response_writer& w) -> asio::awaitable<void> {
+            co_await w.start({.content_type = "text/event-stream"});
+            ++started.entered;
+            asio::steady_timer tick(co_await asio::this_coro::executor);
+            for (;;) {
+                tick.expires_after(10ms);
+                auto [ec] = co_await tick.async_wait(asio::as_tuple(asio::use_awaitable));
+                if (ec) {
+                    told_stopped = w.server_stopped();
+                    co_await asio::this_coro::reset_cancellation_state(); // and ignores it
+                }
+                co_await w.write(forma::net::format_sse_event("more"));
+            }
+        });
+        running_server s(io, routes, {.shutdown_grace = 0ms});
+        connection c = co_await connection::open(s.port());
+        co_await c.send(forma_test::raw_http::get("/runaway"));
+        co_await until_entered(io, started, 1);
+        const auto stopping = std::chrono::steady_clock::now();
+        co_await s.finish();
+        EXPECT_TRUE(told_stopped);
+        EXPECT_GE(std::chrono::steady_clock::now() - stopping, 900ms) << "the handler had its second";
+        EXPECT_EQ(s.server().connections(), 0u);
     }());
 }
 

@@ -213,13 +213,13 @@ TEST(AgUiEndpoint, AClientThatGoesAwayCancelsItsRun) {
                 seen.append(buffer, co_await c.socket().async_read_some(asio::buffer(buffer), asio::use_awaitable));
         } // closed while the run goes on: the server finds out at its next write
         asio::steady_timer look(io);
-        while (served.canceled == 0) {
+        while (served.canceled() == 0) {
             look.expires_after(5ms);
             co_await look.async_wait(asio::use_awaitable);
         }
         const bool still_serving = !s.done();
         co_await s.finish();
-        EXPECT_EQ(served.canceled, 1);
+        EXPECT_EQ(served.canceled(), 1);
         EXPECT_TRUE(still_serving) << "the run ended before the server stopped";
     }());
 }

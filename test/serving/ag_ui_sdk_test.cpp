@@ -121,12 +121,12 @@ TEST_F(AgUiClient, AnAbortedRunIsCanceled) {
         forma_test::running_server s(io, ag_ui.routes());
         const json::object aborted = co_await client(s, "/ag-ui", {"abort", "ticking"});
         asio::steady_timer look(io);
-        while (served.canceled == 0) {
+        while (served.canceled() == 0) {
             look.expires_after(5ms);
             co_await look.async_wait(asio::use_awaitable);
         }
         co_await s.finish();
-        EXPECT_EQ(served.canceled, 1) << json::serialize(aborted);
+        EXPECT_EQ(served.canceled(), 1) << json::serialize(aborted);
     }());
 }
 

@@ -281,13 +281,13 @@ TEST(OpenaiEndpoints, AResponseNotStoredEndsWhenItsCallerLeaves) {
         const std::string stored = co_await leave_while_working(R"({"model":"m","input":"forever","stream":true})");
         const std::string alone = co_await leave_while_working(R"({"model":"m","input":"forever","stream":true,"store":false})");
         asio::steady_timer look(io);
-        while (served.canceled == 0) {
+        while (served.canceled() == 0) {
             look.expires_after(5ms);
             co_await look.async_wait(asio::use_awaitable);
         }
         const auto stored_now = co_await raw_http::exchange(port, raw_http::get("/v1/responses/" + stored));
         const auto alone_now = co_await raw_http::exchange(port, raw_http::get("/v1/responses/" + alone));
-        const int canceled = served.canceled;
+        const int canceled = served.canceled();
         co_await s.finish();
         EXPECT_EQ(canceled, 1);
         EXPECT_EQ(json::parse(stored_now.body()).at("status"), "in_progress") << stored_now.body();

@@ -23,6 +23,7 @@
 #include <boost/describe/class.hpp>
 
 #include <deque>
+#include <memory>
 
 namespace forma_test {
 
@@ -43,8 +44,9 @@ public:
     std::string_view description() const noexcept override { return "Answers by the first word it reads"; }
 
     int runs = 0;
-    /// Runs that ended canceled while they waited.
-    int canceled = 0;
+    /// Runs that ended before they said everything (canceled wherever the cancellation found
+    /// them: waiting here, or in whoever reads the updates).
+    int canceled() const noexcept { return *canceled_; }
 
 protected:
     boost::asio::awaitable<forma::agent_response<>> run_core(forma::agent_run run) override {
@@ -56,30 +58,39 @@ protected:
 
     forma::update_stream run_streaming_core(forma::agent_run run) override {
         ++runs;
-        return forma::update_stream(executor_, std::make_unique<source>(executor_, std::move(run), canceled));
+        return forma::update_stream(executor_, std::make_unique<source>(executor_, std::move(run), canceled_));
     }
 
 private:
     class source final : public forma::update_source {
     public:
-        source(boost::asio::any_io_executor ex, forma::agent_run run, int& canceled) : executor_(ex), run_(std::move(run)), canceled_(canceled) {}
+        source(boost::asio::any_io_executor ex, forma::agent_run run, std::shared_ptr<int> canceled)
+            : executor_(ex), run_(std::move(run)), canceled_(std::move(canceled)) {}
+        ~source() override {
+            if (started_ && !ended_) ++*canceled_;
+        }
 
         boost::asio::awaitable<std::optional<forma::agent_response_update>> next() override {
             if (!started_) {
                 started_ = true;
-                co_await script();
+                try {
+                    co_await script();
+                } catch (...) {
+                    ended_ = true; // failed, not canceled
+                    throw;
+                }
             }
             co_await boost::asio::post(executor_, boost::asio::use_awaitable); // like a network stream
-            if (pending_.empty()) co_return std::nullopt;
+            if (pending_.empty()) {
+                ended_ = true;
+                co_return std::nullopt;
+            }
             forma::agent_response_update u = std::move(pending_.front());
             pending_.pop_front();
             if (!u.message_id.empty() && u.message_id == "wait") {
                 boost::asio::steady_timer timer(executor_, wait_);
                 auto [ec] = co_await timer.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
-                if (ec) {
-                    ++canceled_;
-                    throw boost::system::system_error(ec);
-                }
+                if (ec) throw boost::system::system_error(ec);
                 u.message_id.clear();
             }
             co_return u;
@@ -138,10 +149,12 @@ private:
         std::deque<forma::agent_response_update> pending_;
         std::chrono::milliseconds wait_{};
         bool started_ = false;
-        int& canceled_;
+        bool ended_ = false;
+        std::shared_ptr<int> canceled_;
     };
 
     boost::asio::any_io_executor executor_;
+    std::shared_ptr<int> canceled_ = std::make_shared<int>(0);
 };
 
 } // namespace forma_test

@@ -23,6 +23,12 @@ struct http_reply {
 
     Writes throw boost::system::system_error when the peer has gone or a write takes longer
     than the server's write timeout; a handler that lets it escape ends only its own request.
+
+    A server that stops lets running requests go on for its grace time, then cancels their
+    handlers (a terminal cancellation) with server_stopped() true. A stream's handler then gives
+    its protocol's last event to set_last_event(), and the server writes it and the terminator
+    once the handler has returned (within a second; then the connection closes). A request
+    not answered yet gets a 503 in its route's error shape.
 */
 class response_writer {
 public:
@@ -40,8 +46,17 @@ public:
     /// Whether a head has been sent (by send() or start()).
     bool started() const noexcept { return started_; }
 
+    /// Whether the server canceled this request because it stops (not because the client left).
+    virtual bool server_stopped() const noexcept { return false; }
+
+    /// What a stream the server stopped ends with (its protocol's last or error event), written
+    /// by the server before the terminator once the handler has returned: the handler's own
+    /// writes are canceled with it.
+    void set_last_event(std::string bytes) { last_event_ = std::move(bytes); }
+
 protected:
     bool started_ = false;
+    std::string last_event_{};
 };
 
 /// The text of one server-sent event: an optional `event:` and `id:`, then `data` as `data:` lines.

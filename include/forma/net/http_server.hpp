@@ -29,7 +29,8 @@ struct server_endpoint {
 
     Limits, timeouts, TLS and authentication are in server_options. stop() is graceful: no new
     connections, idle ones closed, running requests (open streams too) given `shutdown_grace`
-    to end, then canceled (their handlers see a terminal cancellation) and closed.
+    to end, then canceled (their handlers see a terminal cancellation and may give a stream's
+    last event: response_writer::set_last_event), their streams ended, and closed a second later.
 */
 class http_server {
 public:

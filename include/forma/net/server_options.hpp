@@ -94,7 +94,8 @@ struct server_options {
     std::chrono::milliseconds body_timeout{std::chrono::seconds(30)};
     /// The longest one write to the peer may take (a stream to a reader that stopped reading ends).
     std::chrono::milliseconds write_timeout{std::chrono::seconds(30)};
-    /// stop(): how long running requests (streams included) may go on before they are canceled.
+    /// stop(): how long running requests (streams included) may go on before they are canceled
+    /// (a stream then ends with its protocol's last event; see response_writer).
     std::chrono::milliseconds shutdown_grace{std::chrono::seconds(10)};
     /// TLS, when set; plain HTTP otherwise.
     std::optional<tls_identity> tls{};
