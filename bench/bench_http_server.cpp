@@ -3,6 +3,8 @@
 // io_context thread:
 //   requests/<server>   one kept-alive connection, one small GET after another;
 //   agent_request       an agent that answers at once, through /v1/chat/completions (serving::openai_endpoints);
+//   many_connections/<route>  64 kept-alive connections at once against a server on its own
+//                       thread (as wrk loads one): a small GET against that agent's chat completion;
 //   a2a_stream/<version>  an answer streamed in 50 pieces through a2a::server, in A2A 1.0 and 0.3 shapes;
 //   open_streams/<server>  N connections each holding an open event stream: the heap bytes
 //                       (mallinfo2) per stream, clients included (the same raw client for both).
@@ -19,6 +21,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -30,10 +33,13 @@
 #include <boost/beast/http/write.hpp>
 
 #include <malloc.h>
+#include <pthread.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -210,12 +216,9 @@ struct agent_server {
     forma::net::http_server server;
 };
 
-void agent_request(benchmark::State& state) {
-    static const std::string body = R"({"model":"bench","messages":[{"role":"user","content":"ping"}]})";
-    static const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " +
-                                       std::to_string(body.size()) + "\r\n\r\n" + body;
-    run_requests<agent_server<forma::serving::openai_endpoints, 1>>(state, request);
-}
+const std::string& chat_request();
+
+void agent_request(benchmark::State& state) { run_requests<agent_server<forma::serving::openai_endpoints, 1>>(state, chat_request()); }
 
 using a2a_server = agent_server<forma::a2a::server, 50>;
 
@@ -236,6 +239,98 @@ void a2a_stream_0_3(benchmark::State& state) {
         "", R"({"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"text","text":"go"}]}}})");
     run_requests<a2a_server>(state, request, "piece number 149");
 }
+
+// ---- many connections at once, as wrk loads a server ----------------------------------------
+
+/** One server on a thread of its own, serving a small GET (/ping) and a trivial agent's chat
+    completion (/v1/chat/completions) side by side; the clients on the benchmark's thread. Each
+    iteration, every one of `connections` kept-alive connections sends one request and reads
+    its answer: the server's thread is the bottleneck, as under wrk, and requests/s is its rate.
+*/
+class loaded_server {
+public:
+    loaded_server() : agent_(io_.get_executor()), endpoints_(agent_), server_(io_.get_executor(), routes()) {
+        server_.listen({});
+        asio::co_spawn(io_, server_.run(), asio::detached);
+        thread_ = std::thread([this] { io_.run(); });
+    }
+    ~loaded_server() {
+        asio::post(io_, [this] { server_.stop(); });
+        thread_.join();
+    }
+    unsigned short port() const { return server_.port(); }
+    /// CPU time the server's thread has used.
+    std::chrono::nanoseconds cpu_time() {
+        clockid_t clock;
+        timespec used{};
+        if (pthread_getcpuclockid(thread_.native_handle(), &clock) != 0 || clock_gettime(clock, &used) != 0) return {};
+        return std::chrono::seconds(used.tv_sec) + std::chrono::nanoseconds(used.tv_nsec);
+    }
+
+private:
+    forma::net::http_routes routes() {
+        forma::net::http_routes r = endpoints_.routes();
+        r.add("GET", "/ping", [](forma::net::server_request&, forma::net::response_writer& w) -> asio::awaitable<void> {
+            forma::net::http_reply pong{.content_type = "text/plain", .body = "pong"};
+            co_await w.send(std::move(pong));
+        });
+        return r;
+    }
+
+    asio::io_context io_;
+    answering_agent<1> agent_;
+    forma::serving::openai_endpoints endpoints_;
+    forma::net::http_server server_;
+    std::thread thread_;
+};
+
+void many_connections(benchmark::State& state, std::string_view request, std::string_view must_hold) {
+    loaded_server server;
+    asio::io_context io;
+    const int connections = static_cast<int>(state.range(0));
+    std::vector<tcp::socket> sockets;
+    std::vector<beast::flat_buffer> buffers(connections);
+    for (int i = 0; i < connections; ++i) {
+        sockets.emplace_back(io);
+        sockets.back().connect({asio::ip::make_address("127.0.0.1"), server.port()});
+        sockets.back().set_option(tcp::no_delay(true));
+    }
+    bool failed = false;
+    const auto one_request = [&](int i) -> asio::awaitable<void> {
+        co_await asio::async_write(sockets[i], asio::buffer(request.data(), request.size()), asio::use_awaitable);
+        http::response<http::string_body> response;
+        co_await http::async_read(sockets[i], buffers[i], response, asio::use_awaitable);
+        if (response.result_int() != 200 || response.body().find(must_hold) == std::string::npos) failed = true;
+    };
+    const auto every_connection_once = [&] {
+        for (int i = 0; i < connections; ++i) asio::co_spawn(io, one_request(i), asio::detached);
+        io.restart();
+        io.run();
+    };
+    every_connection_once(); // untimed: the server has accepted every connection
+    const auto cpu_before = server.cpu_time();
+    for (auto _ : state) {
+        every_connection_once();
+        if (failed) {
+            state.SkipWithError("an answer was wrong");
+            break;
+        }
+    }
+    state.SetItemsProcessed(state.iterations() * connections);
+    // The server's own cost per request, apart from the clients' and from waits on the loopback.
+    const auto server_cpu = std::chrono::duration<double, std::micro>(server.cpu_time() - cpu_before);
+    state.counters["server_cpu_us_per_request"] = server_cpu.count() / static_cast<double>(state.iterations() * connections);
+}
+
+const std::string& chat_request() {
+    static const std::string body = R"({"model":"bench","messages":[{"role":"user","content":"ping"}]})";
+    static const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " +
+                                       std::to_string(body.size()) + "\r\n\r\n" + body;
+    return request;
+}
+
+void many_pings(benchmark::State& state) { many_connections(state, ping, "pong"); }
+void many_chat_completions(benchmark::State& state) { many_connections(state, chat_request(), "piece number 100"); }
 
 // N clients, each with an open stream (its first event read); the heap bytes per stream.
 template <class Server>
@@ -280,6 +375,8 @@ void open_streams(benchmark::State& state) {
 BENCHMARK(requests_forma)->Name("requests/forma")->UseRealTime();
 BENCHMARK(requests_beast)->Name("requests/beast_async")->UseRealTime();
 BENCHMARK(agent_request)->Name("agent_request/forma")->UseRealTime();
+BENCHMARK(many_pings)->Name("many_connections/ping")->Arg(64)->UseRealTime();
+BENCHMARK(many_chat_completions)->Name("many_connections/chat_completion")->Arg(64)->UseRealTime();
 BENCHMARK(a2a_stream_1_0)->Name("a2a_stream/1.0")->UseRealTime();
 BENCHMARK(a2a_stream_0_3)->Name("a2a_stream/0.3")->UseRealTime();
 BENCHMARK_TEMPLATE(open_streams, forma_server)->Name("open_streams/forma")->Arg(1000)->Iterations(1)->UseRealTime();

@@ -216,9 +216,19 @@ public:
                 if (ec) co_return;
             }
             parser.body_limit(options.max_body_size);
-            arm(options.body_timeout);
-            co_await http::async_read(stream, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
-            disarm();
+            parser.eager(true);
+            // A body that came with its head (a small POST's does) is parsed from the buffer: no read to wait on.
+            while (!parser.is_done() && buffer_.size() > 0) {
+                const std::size_t used = parser.put(buffer_.data(), ec);
+                buffer_.consume(used);
+                if (ec == http::error::need_more) ec = {};
+                if (ec || used == 0) break;
+            }
+            if (!ec && !parser.is_done()) {
+                arm(options.body_timeout);
+                co_await http::async_read(stream, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+                disarm();
+            }
             if (ec) {
                 if (timed_out_) {
                     co_await answer(stream, route_shape(408, "the request body did not arrive within the server's time"), options, request.method == "HEAD");

@@ -14,6 +14,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <charconv>
+#include <variant>
 
 namespace forma::serving {
 
@@ -75,65 +76,61 @@ struct openai_endpoints::state {
     openai_endpoints_options options;
     agent_detail::task_runner runner;
 
-    // The body as a JSON object, or the error reply already sent.
-    asio::awaitable<std::optional<json::object>> body_of(net::server_request& request, net::response_writer& writer) {
+    // The body as a JSON object, or the error reply to send.
+    static std::variant<json::object, net::http_reply> body_of(const net::server_request& request) {
         const std::string* type = request.header("Content-Type");
-        if (!type || !net::detail::has_media_type(*type, net::detail::json_media_type)) {
-            co_await writer.send(openai_error_shape(415, "the body must be JSON (Content-Type: application/json)"));
-            co_return std::nullopt;
-        }
+        if (!type || !net::detail::has_media_type(*type, net::detail::json_media_type))
+            return openai_error_shape(415, "the body must be JSON (Content-Type: application/json)");
         boost::system::error_code ec;
         json::value body = json::parse(request.body, ec);
         if (ec || !body.is_object()) {
             const std::string why = ec ? "the body is not JSON: " + ec.message() : std::string("the body must be a JSON object");
-            co_await writer.send(json_reply(400, error_body(why, "invalid_request_error")));
-            co_return std::nullopt;
+            return json_reply(400, error_body(why, "invalid_request_error"));
         }
-        co_return std::move(body.get_object());
+        return std::move(body.get_object());
     }
+
+    static asio::awaitable<void> send(net::response_writer& writer, net::http_reply reply) { co_await writer.send(std::move(reply)); }
 
     // ---- Chat Completions ------------------------------------------------------------
 
+    // Read at once, then answered by one coroutine (whole or streamed): each coroutine frame
+    // on a request's way costs an allocation.
     asio::awaitable<void> chat_completions(net::server_request& request, net::response_writer& writer) {
-        std::optional<json::object> body = co_await body_of(request, writer);
-        if (!body) co_return;
+        std::variant<json::object, net::http_reply> body = body_of(request);
+        if (auto* refused = std::get_if<net::http_reply>(&body)) return send(writer, std::move(*refused));
         detail::run_request run;
-        std::optional<detail::request_error> refused;
         try {
-            run = detail::read_chat_request(*body);
+            run = detail::read_chat_request(std::get<json::object>(body));
         } catch (const detail::request_error& e) {
-            refused = e;
+            return send(writer, invalid_request(e));
         }
-        if (refused) {
-            co_await writer.send(invalid_request(*refused));
+        if (run.stream) return stream_chat_completion(writer, std::move(run));
+        return whole_chat_completion(writer, std::move(run));
+    }
+
+    asio::awaitable<void> whole_chat_completion(net::response_writer& writer, detail::run_request run) {
+        std::exception_ptr failure;
+        agent_response<> answer;
+        try {
+            session_ref fresh;
+            answer = co_await served.run(std::move(run.input), std::move(fresh), std::move(run.options));
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        if (failure) {
+            co_await writer.send(failed_run(failure));
             co_return;
         }
-        const std::string id = "chatcmpl-" + make_unique_id();
-        const std::int64_t created = unix_now();
-        const std::string& model = options.model;
-        if (!run.stream) {
-            std::exception_ptr failure;
-            agent_response<> answer;
-            try {
-                session_ref fresh;
-                answer = co_await served.run(std::move(run.input), std::move(fresh), std::move(run.options));
-            } catch (...) {
-                failure = std::current_exception();
-            }
-            if (failure) {
-                co_await writer.send(failed_run(failure));
-                co_return;
-            }
-            co_await writer.send(json_reply(200, json_detail::serialize_utf8(detail::chat_completion(answer, id, model, created))));
-            co_return;
-        }
+        co_await writer.send(json_reply(200, detail::chat_completion(answer, "chatcmpl-" + make_unique_id(), options.model, unix_now())));
+    }
+
+    asio::awaitable<void> stream_chat_completion(net::response_writer& writer, detail::run_request run) {
         net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
         co_await writer.start(std::move(head));
-        auto send = [&](const json::object& chunk) -> asio::awaitable<void> {
-            co_await writer.write(net::format_sse_event(json_detail::serialize_utf8(chunk)));
-        };
-        json::object opening{{"role", "assistant"}, {"content", ""}};
-        co_await send(detail::chat_chunk(id, model, created, std::move(opening)));
+        const detail::chat_chunks chunks("chatcmpl-" + make_unique_id(), options.model, unix_now());
+        auto send = [&](std::string chunk) -> asio::awaitable<void> { co_await writer.write(net::format_sse_event(chunk)); };
+        co_await send(chunks.chunk(R"({"role":"assistant","content":""})"));
         agent_response_builder answer;
         std::exception_ptr failure;
         try {
@@ -147,8 +144,7 @@ struct openai_endpoints::state {
                 for (const content& c : update->contents)
                     if (const auto* t = std::get_if<text_content>(&c)) text += t->text;
                 if (text.empty()) continue;
-                json::object delta{{"content", json_detail::valid_utf8(text)}};
-                co_await send(detail::chat_chunk(id, model, created, std::move(delta)));
+                co_await send(chunks.chunk(detail::chat_chunks::content(text)));
             }
         } catch (const boost::system::system_error& e) {
             if (e.code() == asio::error::operation_aborted && !writer.server_stopped()) throw; // the client left
@@ -166,14 +162,13 @@ struct openai_endpoints::state {
             co_await writer.write(net::format_sse_event(error_body("the agent failed: " + failure_text(failure), "server_error")));
         } else {
             const agent_response<>& whole = answer.response();
-            json::object no_delta;
             std::string finish = whole.finish_reason ? whole.finish_reason->value() : std::string("stop");
             if (const auto requests = whole.approval_requests(); !requests.empty()) {
-                co_await send(detail::chat_chunk(id, model, created, detail::chat_tool_calls_delta(requests)));
+                co_await send(chunks.chunk(detail::chat_chunks::tool_calls(requests)));
                 finish = "tool_calls";
             }
-            co_await send(detail::chat_chunk(id, model, created, std::move(no_delta), std::move(finish)));
-            if (run.include_usage) co_await send(detail::chat_usage_chunk(id, model, created, whole.usage));
+            co_await send(chunks.chunk("{}", finish));
+            if (run.include_usage) co_await send(chunks.usage(whole.usage));
         }
         co_await writer.write("data: [DONE]\n\n");
         co_await writer.finish();
@@ -182,8 +177,12 @@ struct openai_endpoints::state {
     // ---- Responses -------------------------------------------------------------------
 
     asio::awaitable<void> create_response(net::server_request& request, net::response_writer& writer) {
-        std::optional<json::object> body = co_await body_of(request, writer);
-        if (!body) co_return;
+        std::variant<json::object, net::http_reply> parsed = body_of(request);
+        if (auto* refused_body = std::get_if<net::http_reply>(&parsed)) {
+            co_await writer.send(std::move(*refused_body));
+            co_return;
+        }
+        const json::object* body = &std::get<json::object>(parsed);
         detail::run_request run;
         std::optional<detail::request_error> refused;
         try {
@@ -382,8 +381,9 @@ net::http_routes openai_endpoints::routes() const {
     routes.shape_errors(&openai_error_shape);
     const auto s = state_;
     const std::string& base = s->options.base_path;
+    // The state outlives the routes' handlers (each holds it), so a handler may hand back its coroutine.
     routes.add("POST", base + "/chat/completions",
-               [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->chat_completions(r, w); });
+               [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { return s->chat_completions(r, w); });
     routes.add("POST", base + "/responses",
                [s](net::server_request& r, net::response_writer& w) -> asio::awaitable<void> { co_await s->create_response(r, w); });
     routes.add("*", base + "/responses/*",

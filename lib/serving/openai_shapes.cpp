@@ -86,41 +86,79 @@ std::string error_body(std::string_view message, std::string_view type, std::str
     return json::serialize(json::object{{"error", std::move(error)}});
 }
 
-json::object chat_completion(const agent_response<>& answer, const std::string& id, std::string_view model, std::int64_t created) {
-    const std::string text = answer.text();
-    json::object message{{"role", "assistant"}, {"content", text.empty() ? json::value(nullptr) : json::value(utf8(text))}, {"refusal", nullptr}};
-    std::string finish = answer.finish_reason ? answer.finish_reason->value() : "stop";
-    if (const auto requests = answer.approval_requests(); !requests.empty()) {
-        message["tool_calls"] = chat_tool_calls(requests, false);
-        finish = "tool_calls";
-    }
-    json::object out{{"id", id},
-                     {"object", "chat.completion"},
-                     {"created", created},
-                     {"model", model},
-                     {"choices", json::array{{{"index", 0}, {"message", std::move(message)}, {"finish_reason", finish}, {"logprobs", nullptr}}}}};
-    const std::int64_t input = answer.usage && answer.usage->input_token_count ? *answer.usage->input_token_count : 0;
-    const std::int64_t output = answer.usage && answer.usage->output_token_count ? *answer.usage->output_token_count : 0;
-    out["usage"] = {{"prompt_tokens", input}, {"completion_tokens", output}, {"total_tokens", input + output}};
-    return out;
-}
+namespace {
 
-json::object chat_chunk(const std::string& id, std::string_view model, std::int64_t created, json::object delta,
-                        std::optional<std::string> finish_reason) {
-    json::object choice{{"index", 0}, {"delta", std::move(delta)}, {"logprobs", nullptr},
-                        {"finish_reason", finish_reason ? json::value(*finish_reason) : json::value(nullptr)}};
-    return {{"id", id}, {"object", "chat.completion.chunk"}, {"created", created}, {"model", model}, {"choices", json::array{std::move(choice)}}};
-}
-
-json::object chat_tool_calls_delta(const std::vector<function_approval_request_content>& requests) {
-    return {{"tool_calls", chat_tool_calls(requests, true)}};
-}
-
-json::object chat_usage_chunk(const std::string& id, std::string_view model, std::int64_t created, const std::optional<usage_details>& usage) {
+// {"prompt_tokens":..,"completion_tokens":..,"total_tokens":..}
+void append_chat_usage(std::string& out, const std::optional<usage_details>& usage) {
     const std::int64_t input = usage && usage->input_token_count ? *usage->input_token_count : 0;
     const std::int64_t output = usage && usage->output_token_count ? *usage->output_token_count : 0;
-    return {{"id", id}, {"object", "chat.completion.chunk"}, {"created", created}, {"model", model}, {"choices", json::array{}},
-            {"usage", {{"prompt_tokens", input}, {"completion_tokens", output}, {"total_tokens", input + output}}}};
+    out.append(R"({"prompt_tokens":)").append(std::to_string(input));
+    out.append(R"(,"completion_tokens":)").append(std::to_string(output));
+    out.append(R"(,"total_tokens":)").append(std::to_string(input + output)).append("}");
+}
+
+} // namespace
+
+std::string chat_completion(const agent_response<>& answer, std::string_view id, std::string_view model, std::int64_t created) {
+    const std::string text = answer.text();
+    std::string finish = answer.finish_reason ? answer.finish_reason->value() : "stop";
+    std::string tool_calls;
+    if (const auto requests = answer.approval_requests(); !requests.empty()) {
+        tool_calls = json_detail::serialize_utf8(chat_tool_calls(requests, false));
+        finish = "tool_calls";
+    }
+    std::string out;
+    out.reserve(320 + id.size() + model.size() + text.size() + tool_calls.size());
+    out.append(R"({"id":)");
+    json_detail::append_json_string(out, id);
+    out.append(R"(,"object":"chat.completion","created":)").append(std::to_string(created)).append(R"(,"model":)");
+    json_detail::append_json_string(out, model);
+    out.append(R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)");
+    if (text.empty()) out.append("null");
+    else json_detail::append_json_string(out, text);
+    out.append(R"(,"refusal":null)");
+    if (!tool_calls.empty()) out.append(R"(,"tool_calls":)").append(tool_calls);
+    out.append(R"(},"finish_reason":)");
+    json_detail::append_json_string(out, finish);
+    out.append(R"(,"logprobs":null}],"usage":)");
+    append_chat_usage(out, answer.usage);
+    return out.append("}");
+}
+
+chat_chunks::chat_chunks(std::string_view id, std::string_view model, std::int64_t created) {
+    head_.append(R"({"id":)");
+    json_detail::append_json_string(head_, id);
+    head_.append(R"(,"object":"chat.completion.chunk","created":)").append(std::to_string(created)).append(R"(,"model":)");
+    json_detail::append_json_string(head_, model);
+    head_.append(R"(,"choices":)");
+}
+
+std::string chat_chunks::chunk(std::string_view delta, std::optional<std::string_view> finish_reason) const {
+    std::string out;
+    out.reserve(head_.size() + delta.size() + 64);
+    out.append(head_).append(R"([{"index":0,"delta":)").append(delta).append(R"(,"logprobs":null,"finish_reason":)");
+    if (finish_reason) json_detail::append_json_string(out, *finish_reason);
+    else out.append("null");
+    return out.append("}]}");
+}
+
+std::string chat_chunks::content(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + 16);
+    out.append(R"({"content":)");
+    json_detail::append_json_string(out, text);
+    return out.append("}");
+}
+
+std::string chat_chunks::tool_calls(const std::vector<function_approval_request_content>& requests) {
+    return json_detail::serialize_utf8(json::object{{"tool_calls", chat_tool_calls(requests, true)}});
+}
+
+std::string chat_chunks::usage(const std::optional<usage_details>& usage) const {
+    std::string out = head_;
+    out.append(R"([],"usage":)");
+    append_chat_usage(out, usage);
+    return out.append("}");
 }
 
 json::object response_base(const std::string& id, std::string_view model, std::int64_t created_at, const json::object& request) {

@@ -20,20 +20,31 @@ std::string error_body(std::string_view message, std::string_view type, std::str
 
 // ---- Chat Completions ------------------------------------------------------------------
 
-/** A whole chat.completion: one choice holding the answer's text (null when none), its finish
-    reason and usage. The answer's approval requests are its tool_calls (finish reason
-    "tool_calls"): the caller answers each with a tool message {"approved": bool}.
+/** A whole chat.completion, as JSON text: one choice holding the answer's text (null when
+    none), its finish reason and usage. The answer's approval requests are its tool_calls (finish
+    reason "tool_calls"): the caller answers each with a tool message {"approved": bool}.
+    Written straight to text (no JSON tree), as every answer of the endpoint is.
 */
-boost::json::object chat_completion(const agent_response<>& answer, const std::string& id, std::string_view model, std::int64_t created);
+std::string chat_completion(const agent_response<>& answer, std::string_view id, std::string_view model, std::int64_t created);
 
-/// One chat.completion.chunk with `delta` (and a finish reason) in its one choice.
-boost::json::object chat_chunk(const std::string& id, std::string_view model, std::int64_t created, boost::json::object delta,
-                               std::optional<std::string> finish_reason = std::nullopt);
-/// A streamed message's tool_calls delta: the approval requests, each whole.
-boost::json::object chat_tool_calls_delta(const std::vector<function_approval_request_content>& requests);
-/// The last chunk of a stream with stream_options.include_usage: no choices, the usage.
-boost::json::object chat_usage_chunk(const std::string& id, std::string_view model, std::int64_t created,
-                                     const std::optional<usage_details>& usage);
+/// The chunks of one streamed chat completion, as JSON text; what every chunk repeats (id,
+/// model, created) is written once.
+class chat_chunks {
+public:
+    chat_chunks(std::string_view id, std::string_view model, std::int64_t created);
+
+    /// A chunk whose one choice has `delta` (a JSON object's text) and, for the last, a finish reason.
+    std::string chunk(std::string_view delta, std::optional<std::string_view> finish_reason = std::nullopt) const;
+    /// The delta {"content": text}.
+    static std::string content(std::string_view text);
+    /// A streamed message's tool_calls delta: the approval requests, each whole.
+    static std::string tool_calls(const std::vector<function_approval_request_content>& requests);
+    /// The last chunk of a stream with stream_options.include_usage: no choices, the usage.
+    std::string usage(const std::optional<usage_details>& usage) const;
+
+private:
+    std::string head_; // {"id":...,"object":"chat.completion.chunk","created":...,"model":...,"choices":
+};
 
 // ---- Responses -----------------------------------------------------------------------
 
