@@ -19,7 +19,7 @@
 
 #include <gtest/gtest.h>
 
-namespace {
+namespace graceful_stop_test {
 
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -246,4 +246,4 @@ TEST(GracefulStop, AnAnswerNotBegunIsA503InTheProtocolsShape) {
     }());
 }
 
-} // namespace
+} // namespace graceful_stop_test
