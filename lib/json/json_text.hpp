@@ -2,7 +2,6 @@
 // Where something is in JSON text, as error messages say it, for the code in lib/.
 
 #include <forma/json/detail/reader.hpp>
-#include <forma/json/detail/writer.hpp>
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -82,11 +81,7 @@ inline std::string valid_utf8(std::string_view s) {
 }
 
 /// Appends `s` to `out` as a JSON string, a byte that does not start valid UTF-8 written as U+FFFD.
-inline void append_json_string(std::string& out, std::string_view s) {
-    writer w(out);
-    if (invalid_utf8_offset(s) == std::string_view::npos) (void)w.write_string(s);
-    else (void)w.write_string(valid_utf8(s));
-}
+void append_json_string(std::string& out, std::string_view s);
 
 /// `value` as JSON text that is valid UTF-8 whatever its strings hold (a string that came from
 /// anywhere: a model's tool arguments, a peer's words): Boost.JSON writes a string's bytes as they

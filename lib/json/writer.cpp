@@ -1,5 +1,6 @@
 #include <forma/json/detail/writer.hpp>
 
+#include "json_text.hpp"
 #include "string_escapes.hpp"
 
 #include <boost/json/parse.hpp>
@@ -29,6 +30,12 @@ bool writer::write_string(std::string_view s) {
     }
     out += '"';
     return true;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+    writer w(out);
+    if (invalid_utf8_offset(s) == std::string_view::npos) (void)w.write_string(s);
+    else (void)w.write_string(valid_utf8(s));
 }
 
 bool writer::fail(std::string reason) {
