@@ -576,12 +576,12 @@ struct server::state {
             else failed = rpc_failure{internal_error, "the agent could not take the request: " + json_detail::valid_utf8(e.what())};
         }
         if (!failed) co_return;
+        std::string text = call.error(failed->code, failed->message);
         if (writer.server_stopped() && writer.started()) {
-            writer.set_last_event(net::format_sse_event(call.error(failed->code, failed->message)));
+            writer.set_last_event(net::format_sse_event(text));
             co_return;
         }
         if (writer.server_stopped()) co_await asio::this_coro::reset_cancellation_state(); // to answer after the stop canceled it
-        std::string text = call.error(failed->code, failed->message);
         if (streams(method) && !writer.started()) {
             // A streaming method answers in events, its errors too (A2A SDK clients read no JSON answer to one).
             net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};

@@ -21,7 +21,8 @@
 namespace forma::net::detail {
 
 /** `Stream`: what Beast writes to. `Deadline`: `arm(duration)` before a write (the write fails
-    when it runs out), `disarm()` after, and `stopped()`: whether the server canceled the request as it stops. `keep_alive`: whether the connection stays open after
+    when it runs out), `disarm()` after, and `stopped()`: whether the server canceled the
+    request as it stops. `keep_alive`: whether the connection stays open after
     this response (the head says "Connection: close" otherwise). `head_only`: the answer to a
     HEAD request, whose head is written and whose body is not (a stream's head, then the
     connection closes: its first write ends the handler with operation_aborted).
@@ -41,14 +42,12 @@ public:
         message.body() = std::move(reply.body);
         message.prepare_payload(); // a HEAD's answer keeps the Content-Length its GET would have
         deadline_.arm(write_timeout_);
-        cut_ = true;
         if (head_only_) {
             http::response_serializer<http::string_body> serializer(message);
             co_await http::async_write_header(stream_, serializer, boost::asio::use_awaitable);
         } else {
             co_await http::async_write(stream_, message, boost::asio::use_awaitable);
         }
-        cut_ = false;
         deadline_.disarm();
     }
 
@@ -136,7 +135,7 @@ private:
     bool head_only_;
     bool streaming_ = false;
     bool finished_ = false;
-    bool cut_ = false; // a write began and did not end
+    bool cut_ = false; // a write of the stream began and did not end
 };
 
 } // namespace forma::net::detail
