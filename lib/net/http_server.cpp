@@ -74,7 +74,10 @@ struct http_server::state : std::enable_shared_from_this<state> {
         co_await c->close_gracefully();
         open.erase(where);
         --counters.connections;
-        if (stopping && open.empty()) all_closed.cancel();
+        if (stopping && open.empty()) {
+            all_closed.cancel();
+            grace.cancel(); // nothing left to cut: the loop need not wait for the grace to pass
+        }
     }
 
     void stop() {

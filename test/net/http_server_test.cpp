@@ -447,6 +447,22 @@ TEST(HttpServer, StopLetsRunningStreamsEndAndClosesIdleConnections) {
     }());
 }
 
+// Once its last connection has closed, a stopped server leaves its io_context nothing to wait
+// for: a loop run until it is out of work returns then, not after the grace.
+TEST(HttpServer, AStoppedServerLeavesItsLoopNoTimer) {
+    asio::io_context io;
+    http_server server(io.get_executor(), test_routes(), {.shutdown_grace = 1h});
+    server.listen({});
+    asio::co_spawn(io, server.run(), asio::detached);
+    asio::ip::tcp::socket idle(io);
+    idle.connect({asio::ip::make_address("127.0.0.1"), server.port()});
+    while (server.connections() == 0) io.run_one();
+    server.stop();
+    io.run_for(20s);
+    EXPECT_TRUE(io.stopped()) << "the loop still had work after every connection closed";
+    EXPECT_EQ(server.connections(), 0u);
+}
+
 TEST(HttpServer, StopCancelsStreamsPastTheGrace) {
     asio::io_context io;
     run(io, [&]() -> asio::awaitable<void> {
