@@ -86,12 +86,34 @@ boost::asio::awaitable<std::shared_ptr<agent_session>> agent::open_session(sessi
     co_return nullptr;
 }
 
+namespace {
+
+boost::asio::awaitable<agent_response<>> rethrown(std::exception_ptr failure) {
+    std::rethrow_exception(failure);
+    co_return agent_response<>{};
+}
+
+} // namespace
+
+// Not a coroutine: a run in a session at hand is run_core's own coroutine, with no frame of this
+// call's around it. What fails before run_core is called fails when the run is awaited, as a
+// coroutine's would.
 boost::asio::awaitable<agent_response<>> agent::run(agent_input input, session_ref session, agent_run_options options) {
-    agent_run run{std::move(input).messages(), nullptr, std::move(options)};
-    if (const auto* held = session.held()) run.session = *held;
-    if (const session_id* id = session.stored()) run.session = co_await open_session(*id);
-    if (!run.session) run.session = create_session();
-    co_return co_await run_core(std::move(run));
+    try {
+        agent_run run{std::move(input).messages(), nullptr, std::move(options)};
+        if (const session_id* id = session.stored()) {
+            // A coroutine without captures: its frame holds the run and the id, not this call's locals.
+            return [](agent& self, agent_run run, session_id id) -> boost::asio::awaitable<agent_response<>> {
+                run.session = co_await self.open_session(std::move(id));
+                co_return co_await self.run_core(std::move(run));
+            }(*this, std::move(run), *id);
+        }
+        if (const auto* held = session.held()) run.session = *held;
+        if (!run.session) run.session = create_session();
+        return run_core(std::move(run));
+    } catch (...) {
+        return rethrown(std::current_exception());
+    }
 }
 
 /// Opens a stored session at the first next(), then streams the run in it.

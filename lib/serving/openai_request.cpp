@@ -20,28 +20,29 @@ namespace json = boost::json;
 
 [[noreturn]] void refuse(std::string param, std::string message) { throw request_error{std::move(param), std::move(message)}; }
 
-chat_role role_named(std::string_view role, const std::string& param) {
+// `param` and `member` name where a value is ("messages[2]", ".role"), joined only for an error.
+chat_role role_named(std::string_view role, std::string_view param, std::string_view member) {
     if (role == "system" || role == "developer") return chat_role::system();
     if (role == "user") return chat_role::user();
     if (role == "assistant") return chat_role::assistant();
     if (role == "tool") return chat_role::tool();
-    refuse(param, "unknown role \"" + std::string(role) + "\" (system, developer, user, assistant or tool)");
+    refuse(std::string(param).append(member), "unknown role \"" + std::string(role) + "\" (system, developer, user, assistant or tool)");
 }
 
 // A message's content: a string, or parts of text (text, input_text, output_text) and images.
-std::vector<content> contents_of(const json::value* value, const std::string& param) {
+std::vector<content> contents_of(const json::value* value, std::string_view param, std::string_view member) {
     std::vector<content> out;
     if (!value || value->is_null()) return out;
     if (value->is_string()) {
         out.emplace_back(text_content(std::string(value->get_string())));
         return out;
     }
-    if (!value->is_array()) refuse(param, "content must be a string or an array of parts");
+    if (!value->is_array()) refuse(std::string(param).append(member), "content must be a string or an array of parts");
     std::size_t i = 0;
     for (const json::value& p : value->get_array()) {
-        const std::string at = param + "[" + std::to_string(i++) + "]";
+        const auto at = [&, index = i++] { return std::string(param).append(member).append("[").append(std::to_string(index)).append("]"); };
         const json::object* part = p.if_object();
-        if (!part) refuse(at, "a content part must be an object");
+        if (!part) refuse(at(), "a content part must be an object");
         const std::string type = json_detail::string_member(*part, "type");
         if (type == "text" || type == "input_text" || type == "output_text") {
             out.emplace_back(text_content(json_detail::string_member(*part, "text")));
@@ -52,7 +53,7 @@ std::vector<content> contents_of(const json::value* value, const std::string& pa
         } else if (type == "input_image") {
             out.emplace_back(uri_content(json_detail::string_member(*part, "image_url"), "image/*"));
         } else {
-            refuse(at + ".type", "content parts of type \"" + type + "\" are not taken");
+            refuse(at() + ".type", "content parts of type \"" + type + "\" are not taken");
         }
     }
     return out;
@@ -160,15 +161,15 @@ run_request read_chat_request(const json::object& body) {
         const std::string param = "messages[" + std::to_string(i++) + "]";
         const json::object* message = m.if_object();
         if (!message) refuse(param, "a message must be an object");
-        const chat_role role = role_named(json_detail::string_member(*message, "role"), param + ".role");
+        const chat_role role = role_named(json_detail::string_member(*message, "role"), param, ".role");
         std::vector<content> contents;
         if (role == chat_role::tool()) {
             std::string result;
-            for (const content& c : contents_of(message->if_contains("content"), param + ".content"))
+            for (const content& c : contents_of(message->if_contains("content"), param, ".content"))
                 if (const auto* t = std::get_if<text_content>(&c)) result += t->text;
             contents.emplace_back(function_result_content(json_detail::string_member(*message, "tool_call_id"), json::value(result)));
         } else {
-            contents = contents_of(message->if_contains("content"), param + ".content");
+            contents = contents_of(message->if_contains("content"), param, ".content");
         }
         if (const json::value* calls = message->if_contains("tool_calls"); calls && calls->is_array()) {
             for (const json::value& c : calls->get_array()) {
@@ -216,8 +217,8 @@ run_request read_responses_request(const json::object& body) {
                                                               json_detail::string_member(*item, "call_id"),
                                                               json::value(json_detail::string_member(*item, "output")))});
             } else if (type.empty() || type == "message") {
-                out.input.emplace_back(role_named(json_detail::string_member(*item, "role"), param + ".role"),
-                                       contents_of(item->if_contains("content"), param + ".content"));
+                out.input.emplace_back(role_named(json_detail::string_member(*item, "role"), param, ".role"),
+                                       contents_of(item->if_contains("content"), param, ".content"));
             } else {
                 refuse(param + ".type", "input items of type \"" + type + "\" are not taken");
             }
