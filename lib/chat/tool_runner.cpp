@@ -86,7 +86,7 @@ tool_runner::outcome tool_runner::failure(const function_call_content& call, std
     return {function_result_content(call.call_id, nullptr, valid_utf8(message)), true};
 }
 
-asio::awaitable<tool_runner::outcome> tool_runner::invoke(const function_call_content& call) {
+asio::awaitable<tool_runner::outcome> tool_runner::invoke(const function_call_content& call, std::span<const function_call_content> turn) {
     const function_tool* found = find(call.name);
     const std::string arguments = tool_arguments_text(call);
     telemetry::tool_span span(parent_, {.tool_name = call.name,
@@ -101,7 +101,7 @@ asio::awaitable<tool_runner::outcome> tool_runner::invoke(const function_call_co
     const function_tool tool = *found; // keeps the tool alive while it runs
     run_context context; // the tool's work nests under its call's span
     if (span.recording()) context.trace = span.child();
-    const tool_invocation invocation{call, arguments, std::move(context)};
+    const tool_invocation invocation{.call = call, .arguments = arguments, .context = std::move(context), .turn_calls = turn};
     boost::json::value result;
     bool timed_out = false;
     std::exception_ptr thrown;
@@ -198,13 +198,13 @@ asio::awaitable<std::vector<function_result_content>> tool_runner::run(const std
     std::vector<outcome> outcomes;
     outcomes.reserve(calls.size());
     if (calls.size() == 1) {
-        outcomes.push_back(co_await invoke(calls.front()));
+        outcomes.push_back(co_await invoke(calls.front(), calls));
     } else if (!calls.empty()) {
-        using operation = decltype(asio::co_spawn(executor_, invoke(calls.front()), asio::deferred));
+        using operation = decltype(asio::co_spawn(executor_, invoke(calls.front(), calls), asio::deferred));
         std::vector<operation> operations;
         operations.reserve(calls.size());
         for (const function_call_content& call : calls)
-            operations.push_back(asio::co_spawn(executor_, invoke(call), asio::deferred));
+            operations.push_back(asio::co_spawn(executor_, invoke(call, calls), asio::deferred));
         auto [order, errors, results] = co_await asio::experimental::make_parallel_group(std::move(operations))
                                             .async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
         for (const std::exception_ptr& e : errors)

@@ -12,6 +12,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,7 @@ private:
         bool failed = false;
     };
 
-    boost::asio::awaitable<outcome> invoke(const function_call_content& call);
+    boost::asio::awaitable<outcome> invoke(const function_call_content& call, std::span<const function_call_content> turn);
     outcome failure(const function_call_content& call, std::string message) const;
     void count(const std::vector<outcome>& outcomes, const std::vector<function_call_content>& calls);
 

@@ -22,8 +22,11 @@ bool ends_a_turn(const chat_message& message) noexcept {
 } // namespace
 
 std::string agent_response<void>::text() const {
+    // The answer is the last author's: an orchestration's earlier participants answered before it.
+    const std::string_view author = messages.empty() ? std::string_view() : std::string_view(messages.back().author_name);
     auto answer_start = messages.end();
-    while (answer_start != messages.begin() && !ends_a_turn(*std::prev(answer_start))) --answer_start;
+    while (answer_start != messages.begin() && !ends_a_turn(*std::prev(answer_start)) && std::prev(answer_start)->author_name == author)
+        --answer_start;
     std::string out;
     for (auto it = answer_start; it != messages.end(); ++it) {
         const chat_message& message = *it;

@@ -1,6 +1,7 @@
 #include <forma/orchestration/group_chat_orchestration.hpp>
 
 #include "../json/json_text.hpp"
+#include "../text/failure_text.hpp"
 
 namespace forma {
 
@@ -30,9 +31,19 @@ boost::asio::awaitable<std::string> group_chat_orchestration::ask_manager(const 
     messages.emplace_back(chat_role::user(), std::move(roster));
     agent_run_options options;
     options.context = t.options.context;
-    const agent_response<group_chat_choice> choice =
-        co_await options_.manager->run<group_chat_choice>(std::move(messages), nullptr, std::move(options));
-    co_return choice.result().next_speaker;
+    std::exception_ptr failure;
+    try {
+        const agent_response<group_chat_choice> choice =
+            co_await options_.manager->run<group_chat_choice>(std::move(messages), nullptr, std::move(options));
+        co_return choice.result().next_speaker;
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    if (text_detail::is_cancellation(failure)) std::rethrow_exception(failure);
+    // Named, so that the run's orchestration_error says the manager failed, not a participant.
+    throw orchestration_error("its manager \"" + valid_utf8(options_.manager->name()) + "\" failed: " +
+                                  valid_utf8(text_detail::failure_text(failure)),
+                              std::string(options_.manager->name()), 0, failure, {});
 }
 
 boost::asio::awaitable<std::vector<std::size_t>> group_chat_orchestration::next_speakers(turn t) {
@@ -48,8 +59,9 @@ boost::asio::awaitable<std::vector<std::size_t>> group_chat_orchestration::next_
         next = participants()[t.state.rounds % participants().size()]->name();
     if (next.empty()) co_return none;
     if (!participant(next))
-        throw error("the group chat \"" + valid_utf8(name()) + "\" was told to give the word to \"" + valid_utf8(next) +
-                    "\", who is not one of its participants");
+        throw orchestration_error("the group chat \"" + valid_utf8(name()) + "\" was told to give the word to \"" + valid_utf8(next) +
+                                      "\", who is not one of its participants",
+                                  options_.manager ? std::string(options_.manager->name()) : std::string(), 0, nullptr, {});
     ++t.state.rounds;
     co_return std::vector<std::size_t>{index_of(next)};
 }

@@ -3,7 +3,9 @@
 #include "../json/json_text.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <unordered_set>
+#include <utility>
 
 namespace forma {
 
@@ -13,7 +15,12 @@ namespace {
 
 constexpr std::string_view tool_prefix = "handoff_to_";
 
-function_tool handoff_tool(const agent& target) {
+/// A speaker's handoff tools, by tool name, with the participant each reaches.
+using handoff_targets = std::vector<std::pair<std::string, std::string>>;
+
+/** The tool that hands the conversation to `target`. Of the handoffs a turn calls, only the first
+    is taken (the orchestration follows it); the others are told so, and where the conversation went. */
+function_tool handoff_tool(const agent& target, std::shared_ptr<const handoff_targets> siblings) {
     const std::string name = handoff_orchestration::tool_name(target.name());
     std::string description = "Hand the conversation to " + std::string(target.name());
     if (!target.description().empty()) description += ": " + std::string(target.description());
@@ -25,7 +32,15 @@ function_tool handoff_tool(const agent& target) {
     std::string said = "Handed off to " + std::string(target.name()) + ".";
     return function_tool(
         name, std::move(description), std::move(parameters),
-        [said = boost::json::value(std::move(said))](const tool_invocation&) -> boost::asio::awaitable<boost::json::value> {
+        [said = boost::json::value(std::move(said)), siblings = std::move(siblings)](const tool_invocation& invocation)
+            -> boost::asio::awaitable<boost::json::value> {
+            for (const function_call_content& call : invocation.turn_calls) {
+                const auto taken = std::find_if(siblings->begin(), siblings->end(), [&](const auto& t) { return t.first == call.name; });
+                if (taken == siblings->end()) continue;
+                if (call.call_id == invocation.call.call_id) break;
+                co_return boost::json::value("Not handed off: only the first handoff of a turn is taken, and the conversation went to " +
+                                             valid_utf8(taken->second) + ".");
+            }
             co_return said;
         },
         {.stop_after_call = true});
@@ -75,13 +90,17 @@ handoff_orchestration::handoff_orchestration(std::vector<std::shared_ptr<agent>>
     tools_.resize(all.size());
     for (std::size_t i = 0; i < all.size(); ++i) {
         const auto route = options_.routes.find(all[i]->name());
+        std::vector<std::size_t> targets;
         for (std::size_t j = 0; j < all.size(); ++j) {
             if (i == j) continue;
             if (route != options_.routes.end() &&
                 std::find(route->second.begin(), route->second.end(), all[j]->name()) == route->second.end())
                 continue;
-            tools_[i].push_back(handoff_tool(*all[j]));
+            targets.push_back(j);
         }
+        auto siblings = std::make_shared<handoff_targets>();
+        for (const std::size_t j : targets) siblings->emplace_back(tool_names_[j], all[j]->name());
+        for (const std::size_t j : targets) tools_[i].push_back(handoff_tool(*all[j], siblings));
     }
 }
 

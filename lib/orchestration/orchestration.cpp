@@ -109,14 +109,14 @@ std::optional<chat_message> orchestration::conclude(turn&) { return std::nullopt
 
 namespace {
 
-// Names the speaker on what it said without a name (an agent that is not a chat_client_agent).
+// Names the speaker on every message of its step that has no name: its tools' results, and what an
+// agent that is not a chat_client_agent said.
 void claim(std::string_view speaker, agent_response<>& response) {
     for (chat_message& m : response.messages)
-        if (m.author_name.empty() && m.role == chat_role::assistant()) m.author_name = speaker;
+        if (m.author_name.empty()) m.author_name = speaker;
 }
 void claim(std::string_view speaker, agent_response_update& update) {
-    if (!update.author_name.empty() || update.contents.empty()) return;
-    if (!update.role || *update.role == chat_role::assistant()) update.author_name = speaker;
+    if (update.author_name.empty() && !update.contents.empty()) update.author_name = speaker;
 }
 
 agent_response_update as_update(chat_message message) {
@@ -140,11 +140,13 @@ public:
     /// Loads the state and adds the run's messages to the conversation.
     void start() {
         state_ = owner_.state_of(*run_.session);
-        resuming_ = state_.status != orchestration_status::idle && !state_.speakers.empty();
+        // A run cut short goes on: from its speakers, or (cut while they were chosen) by choosing again.
+        const bool cut_short = state_.status != orchestration_status::idle;
+        resuming_ = cut_short && !state_.speakers.empty();
         std::vector<chat_message>& history = run_.session->history;
         for (chat_message& m : run_.messages) history.push_back(std::move(m));
         run_.messages.clear();
-        if (!resuming_) {
+        if (!cut_short) {
             owner_.begin(state_);
             state_.step = 0;
             state_.fan_out_start = history.size();
@@ -160,7 +162,13 @@ public:
             for (const std::string& name : state_.speakers) speakers.push_back(owner_.index_of(name));
             resuming_ = false;
         } else {
-            speakers = co_await owner_.next_speakers(current());
+            std::exception_ptr failure;
+            try {
+                speakers = co_await owner_.next_speakers(current());
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            if (failure) co_await fail_choosing(failure);
         }
         if (speakers.empty()) {
             turn t = current();
@@ -171,7 +179,7 @@ public:
             state_.speakers.clear();
             for (std::size_t s : speakers) state_.speakers.emplace_back(owner_.participants_[s]->name());
         }
-        co_await save();
+        co_await save_or_fail();
         co_return speakers;
     }
 
@@ -259,11 +267,11 @@ public:
         }
         if (limit_) {
             state_.status = orchestration_status::idle; // a limit ends the run: the next one starts afresh
-            co_await save();
+            co_await save_quietly();
             throw orchestration_error(limit_->what(), limit_->participant(), state_.step + 1, nullptr, out_);
         }
         if (failure) {
-            co_await save(); // the answers that came are kept: the next run asks only the others
+            co_await save_quietly(); // the answers that came are kept: the next run asks only the others
             if (text_detail::is_cancellation(failure)) std::rethrow_exception(failure);
             const std::string name(participant(failed).name());
             throw orchestration_error("the participant \"" + valid_utf8(name) + "\" failed at step " +
@@ -275,7 +283,7 @@ public:
         if (!waiting_.empty()) {
             state_.status = orchestration_status::waiting;
             stopped_ = true;
-            co_await save();
+            co_await save_or_fail();
         } else {
             ++state_.step;
         }
@@ -323,6 +331,54 @@ private:
     asio::awaitable<void> save() {
         orchestration_detail::write_state(run_.session->state[state_key], state_);
         if (const auto& store = owner_.options_.checkpoints) co_await store->save(*run_.session);
+    }
+
+    /// Saves; a checkpoint store that fails ends the run with an orchestration_error. The session
+    /// in hand holds the state still: a run on it goes on from here.
+    asio::awaitable<void> save_or_fail() {
+        std::exception_ptr failure;
+        try {
+            co_await save();
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        if (!failure) co_return;
+        if (text_detail::is_cancellation(failure)) std::rethrow_exception(failure);
+        throw orchestration_error("the checkpoint before step " + std::to_string(state_.step + 1) + " of the " + owner_.kind_ +
+                                      " orchestration \"" + valid_utf8(owner_.options_.name) + "\" could not be saved: " +
+                                      valid_utf8(text_detail::failure_text(failure)),
+                                  "", state_.step + 1, failure, out_);
+    }
+
+    /// Saves on the way out of a failed step: a store that fails too does not hide the failure.
+    asio::awaitable<void> save_quietly() {
+        try {
+            co_await save();
+        } catch (...) {
+        }
+    }
+
+    /** Choosing the next step's speakers failed (a group chat's manager or selector): the state
+        says the step finished and the next is to be chosen, saved, and the run ends with an
+        orchestration_error naming who chose, with what the run answered. The next run chooses
+        again: nothing that finished runs twice. */
+    asio::awaitable<void> fail_choosing(std::exception_ptr failure) {
+        state_.speakers.clear();
+        co_await save_quietly();
+        if (text_detail::is_cancellation(failure)) std::rethrow_exception(failure);
+        std::string who;
+        std::string why = valid_utf8(text_detail::failure_text(failure));
+        std::exception_ptr cause = failure;
+        try {
+            std::rethrow_exception(failure);
+        } catch (const orchestration_error& named) { // the kind said who chose
+            who = named.participant();
+            if (named.cause()) cause = named.cause();
+        } catch (...) {
+        }
+        throw orchestration_error("choosing who speaks at step " + std::to_string(state_.step + 1) + " of the " + owner_.kind_ +
+                                      " orchestration \"" + valid_utf8(owner_.options_.name) + "\" failed: " + why,
+                                  std::move(who), state_.step + 1, std::move(cause), out_);
     }
 
     orchestration& owner_;

@@ -51,6 +51,18 @@ TEST(model_agent_response, text_skips_non_text_content_and_messages_without_text
     EXPECT_EQ(r.text(), "Answer\nDone.");
 }
 
+// An orchestration's response holds several participants' answers: text() is the last author's.
+TEST(model_agent_response, text_is_the_answer_of_the_last_author) {
+    const auto by = [](std::string author, std::string text) {
+        chat_message m = assistant({text_content(std::move(text))});
+        m.author_name = std::move(author);
+        return m;
+    };
+    EXPECT_EQ(agent_response<>({by("writer", "Draft."), by("reviewer", "Looks"), by("reviewer", "fine.")}).text(), "Looks\nfine.");
+    EXPECT_EQ(agent_response<>({by("writer", "Draft."), by("", "Unnamed.")}).text(), "Unnamed.");
+    EXPECT_EQ(agent_response<>({by("a", "One."), by("b", "Two."), by("a", "Three.")}).text(), "Three.");
+}
+
 TEST(model_agent_response, text_includes_messages_of_every_role) {
     // text() is about content kinds, not roles: a user echo is text too.
     const agent_response<> r({chat_message(chat_role::user(), "q"), assistant({text_content("a")})});

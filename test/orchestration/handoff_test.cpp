@@ -10,6 +10,8 @@
 #include <boost/describe.hpp>
 #include <boost/json/value_to.hpp>
 
+#include <map>
+
 namespace {
 
 using namespace orchestration_test;
@@ -83,6 +85,44 @@ TEST_F(handoff, a_handoff_moves_the_conversation_and_shows_who_spoke) {
     script("billing", {says("Anything else?")});
     EXPECT_EQ(run(desk.run("Thanks", session)).text(), "Anything else?");
     EXPECT_EQ(asked().back(), "billing");
+}
+
+// Two handoffs in one turn: the first is taken; the second's result says it was not, and where
+// the conversation went (under handoff_history::full the receiver reads both results). Every
+// message, tool results included, names its author. Whole and streamed alike.
+TEST_F(handoff, only_the_first_handoff_of_a_turn_is_taken_and_the_others_are_told_so) {
+    handoff_orchestration full{{triage, billing, technical}, {.history = handoff_history::full}};
+    const auto script_run = [&] {
+        script("triage", {turn{.calls = {{"c1", "handoff_to_billing", R"({"reason":"money"})"},
+                                         {"c2", "handoff_to_technical", R"({"reason":"a crash"})"}}}});
+        script("billing", {says("Billing here.")});
+    };
+    script_run();
+    const agent_response<> whole = run(full.run("Charged twice after a crash"));
+    script_run();
+    const agent_response<> streamed = to_agent_response(run(loopback::drain(full.run_streaming("Charged twice after a crash"))));
+    EXPECT_EQ(comparable(whole), comparable(streamed)) << json_text(whole) << "\n" << json_text(streamed);
+
+    EXPECT_EQ(asked(), (std::vector<std::string>{"triage", "billing", "triage", "billing"}));
+    EXPECT_EQ(whole.text(), "Billing here.");
+    ASSERT_EQ(handoffs_in(whole.messages).size(), 1u) << json_text(whole);
+    EXPECT_EQ(handoffs_in(whole.messages)[0].to, "billing");
+    std::map<std::string, std::string> results;
+    for (const chat_message& m : whole.messages) {
+        EXPECT_FALSE(m.author_name.empty()) << "every message names its author: " << json_text(whole);
+        for (const content& c : m.contents)
+            if (const auto* result = std::get_if<function_result_content>(&c)) {
+                results[result->call_id] = boost::json::value_to<std::string>(result->result);
+                EXPECT_EQ(m.author_name, "triage");
+            }
+    }
+    EXPECT_EQ(results["c1"], "Handed off to billing.");
+    EXPECT_EQ(results["c2"], "Not handed off: only the first handoff of a turn is taken, and the conversation went to billing.");
+
+    // What billing read: both calls and both results, neither saying technical has it.
+    const std::string sent = boost::json::serialize(bodies_of("billing").at(0).at("messages"));
+    EXPECT_NE(sent.find("Not handed off"), std::string::npos) << sent;
+    EXPECT_EQ(sent.find("Handed off to technical"), std::string::npos) << sent;
 }
 
 TEST_F(handoff, a_streamed_run_merges_into_the_whole_runs_response) {

@@ -140,7 +140,10 @@ TEST_F(orchestrations, a_group_chat_function_picks_the_speakers_and_an_unknown_n
                                                        }});
     script("reviewer", {says("First.")});
     script("writer", {says("Second.")});
-    EXPECT_EQ(run(chat.run("Go")).text(), "First.\nSecond.");
+    const agent_response<> r = run(chat.run("Go"));
+    EXPECT_EQ(r.text(), "Second.") << "the answer of whoever answered last";
+    ASSERT_EQ(r.messages.size(), 2u);
+    EXPECT_EQ(r.messages[0].author_name, "reviewer");
     EXPECT_EQ(asked(), (std::vector<std::string>{"reviewer", "writer"}));
 
     group_chat_orchestration lost({writer}, {.select_speaker = [](const group_chat_turn&) { return std::string("ghost"); }});
@@ -165,7 +168,8 @@ TEST_F(orchestrations, a_checkpoint_lets_another_orchestration_go_on_after_a_fai
     script("reviewer", {says("Fine.")});
     script("editor", {says("Done.")});
     const agent_response<> r = run(second.run(agent_input(std::vector<chat_message>{}), session_id("s-1")));
-    EXPECT_EQ(r.text(), "Fine.\nDone.");
+    EXPECT_EQ(r.text(), "Done.");
+    EXPECT_EQ(r.messages.size(), 2u) << "the reviewer's answer and the editor's";
     EXPECT_EQ(asked(), (std::vector<std::string>{"writer", "reviewer", "reviewer", "editor"}));
     const std::optional<agent_session> after = run(store->load(session_id("s-1")));
     ASSERT_TRUE(after);
@@ -211,13 +215,113 @@ TEST_F(orchestrations, a_manager_agent_names_the_speakers_of_a_group_chat) {
     script("writer", {says("Short text.")});
     const agent_response<> r = run(chat.run("Write"));
     EXPECT_EQ(asked(), (std::vector<std::string>{"manager", "reviewer", "manager", "writer", "manager"}));
-    EXPECT_EQ(r.text(), "Keep it short.\nShort text.");
+    EXPECT_EQ(r.text(), "Short text.");
+    EXPECT_EQ(r.messages.front().text(), "Keep it short.");
     // The manager reads the conversation and the roster, and answers in group_chat_choice's format.
     const boost::json::object last = bodies_of("manager").at(2);
     EXPECT_TRUE(last.contains("response_format"));
     const auto& sent = last.at("messages").as_array();
     EXPECT_NE(std::string(sent.back().at("content").as_string()).find("- writer"), std::string::npos);
     EXPECT_EQ(sent.size(), 5u) << "instructions, question, two answers, roster";
+}
+
+/// A run that fails: what it answered before (merged updates, for a stream) and its error.
+struct failed_run {
+    std::vector<chat_message> answered;
+    std::optional<orchestration_error> error;
+};
+
+boost::asio::awaitable<failed_run> fail(agent& a, std::string input, std::shared_ptr<agent_session> session, bool streamed) {
+    failed_run out;
+    agent_response_builder merged;
+    try {
+        if (streamed) {
+            update_stream stream = a.run_streaming(std::move(input), session);
+            while (std::optional<agent_response_update> update = co_await stream.next()) merged.add(std::move(*update));
+        } else {
+            (void)co_await a.run(std::move(input), session);
+        }
+    } catch (const orchestration_error& e) {
+        out.error.emplace(e);
+    }
+    out.answered = streamed ? comparable(merged.take()).messages : std::vector<chat_message>{};
+    co_return out;
+}
+
+// The manager fails after the writer's turn: the run ends naming the manager, with the writer's
+// answer; the state says the turn is done, and the next run asks the manager again, not the writer.
+TEST_F(orchestrations, a_group_chat_whose_manager_fails_goes_on_after_the_finished_turn) {
+    auto manager = participant("manager");
+    group_chat_orchestration chat({writer, reviewer}, {.manager = manager});
+    for (const bool streamed : {false, true}) {
+        SCOPED_TRACE(streamed ? "streamed" : "whole");
+        forget_requests();
+        script("manager", {says(R"({"next_speaker":"writer","reason":"a draft first"})"),
+                           turn{.reply = scripted_reply::error(400, "invalid_request_error", "the manager's model is gone")}});
+        script("writer", {says("Draft.")});
+        const std::shared_ptr<agent_session> session = chat.create_session();
+        const failed_run first = run(fail(chat, "Write", session, streamed));
+        ASSERT_TRUE(first.error);
+        EXPECT_EQ(first.error->participant(), "manager");
+        EXPECT_EQ(first.error->step(), 2u);
+        EXPECT_NE(std::string(first.error->what()).find("the manager's model is gone"), std::string::npos) << first.error->what();
+        const agent_response<> partial = comparable(first.error->partial_response());
+        ASSERT_EQ(partial.messages.size(), 1u) << json_text(partial);
+        EXPECT_EQ(partial.messages[0].author_name, "writer");
+        EXPECT_EQ(partial.text(), "Draft.");
+        if (streamed) EXPECT_EQ(first.answered, partial.messages);
+
+        const orchestration_state state = chat.state_of(*session);
+        EXPECT_EQ(state.status, orchestration_status::running);
+        EXPECT_TRUE(state.speakers.empty()) << "the next speaker is still to be chosen";
+        EXPECT_EQ(state.step, 1u);
+        EXPECT_EQ(state.rounds, 1u);
+
+        script("manager", {says(R"({"next_speaker":"reviewer","reason":"now a review"})"), says(R"({"next_speaker":"","reason":"done"})")});
+        script("reviewer", {says("Looks fine.")});
+        const agent_response<> second = run(chat.run("Please go on.", session));
+        EXPECT_EQ(second.text(), "Looks fine.");
+        EXPECT_EQ(asked(), (std::vector<std::string>{"manager", "writer", "manager", "manager", "reviewer", "manager"}))
+            << "the writer is not asked twice";
+        const std::vector<chat_message>& history = session->history;
+        ASSERT_EQ(history.size(), 4u);
+        EXPECT_EQ(history[1].author_name, "writer");
+        EXPECT_EQ(history[3].author_name, "reviewer");
+        EXPECT_EQ(chat.state_of(*session).status, orchestration_status::idle);
+    }
+}
+
+// A selector that throws: an orchestration_error with its exception as the cause, and the next
+// run's selector is asked for the same round.
+TEST_F(orchestrations, a_group_chat_whose_selector_throws_asks_it_again_for_the_same_round) {
+    bool broken = true;
+    std::vector<std::size_t> rounds;
+    group_chat_orchestration chat({writer, reviewer}, {.select_speaker = [&](const group_chat_turn& t) -> std::string {
+                                                           rounds.push_back(t.round);
+                                                           if (t.round == 0) return "writer";
+                                                           if (t.round == 1 && broken) throw std::runtime_error("the selector broke");
+                                                           return t.round == 1 ? "reviewer" : "";
+                                                       }});
+    for (const bool streamed : {false, true}) {
+        SCOPED_TRACE(streamed ? "streamed" : "whole");
+        forget_requests();
+        rounds.clear();
+        broken = true;
+        script("writer", {says("Draft.")});
+        const std::shared_ptr<agent_session> session = chat.create_session();
+        const failed_run first = run(fail(chat, "Write", session, streamed));
+        ASSERT_TRUE(first.error);
+        EXPECT_EQ(first.error->participant(), "");
+        ASSERT_TRUE(first.error->cause());
+        EXPECT_THROW(std::rethrow_exception(first.error->cause()), std::runtime_error);
+        EXPECT_EQ(first.error->partial_response().text(), "Draft.");
+
+        broken = false;
+        script("reviewer", {says("Fine.")});
+        EXPECT_EQ(run(chat.run("Go on", session)).text(), "Fine.");
+        EXPECT_EQ(rounds, (std::vector<std::size_t>{0, 1, 1, 2}));
+        EXPECT_EQ(asked(), (std::vector<std::string>{"writer", "reviewer"}));
+    }
 }
 
 TEST_F(orchestrations, a_concurrent_participant_waiting_for_approval_is_the_only_one_asked_again) {
@@ -272,7 +376,7 @@ TEST_F(orchestrations, an_orchestration_is_a_tool_for_another_agent) {
     const boost::json::object second = bodies_of("boss").at(1);
     const auto& sent = second.at("messages").as_array();
     EXPECT_EQ(sent.back().at("role"), "tool");
-    EXPECT_EQ(sent.back().at("content"), "Draft.\nApproved draft.");
+    EXPECT_EQ(sent.back().at("content"), "Approved draft.") << "the line's answer: the last participant's";
 }
 
 TEST_F(orchestrations, a_streamed_fan_out_runs_its_participants_at_once_and_yields_the_first_live) {

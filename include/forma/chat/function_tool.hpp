@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -59,6 +60,11 @@ struct tool_invocation {
         sentence): set by an MCP server whose client asked for progress; null otherwise.
     */
     std::function<void(double value, std::optional<double> total, std::string message)> report_progress{};
+    /** Every call the model made in the same turn, this one among them, in the model's order
+        (empty where the call came alone, from an MCP client): tools whose calls exclude each
+        other (handoffs) tell by it which came first.
+    */
+    std::span<const function_call_content> turn_calls{};
 };
 
 /** A function the model may call: a name, a description, the JSON Schema of its

@@ -48,6 +48,9 @@ public:
         the tools' results, what it said meanwhile), and a run that retried holds the
         rejected answers, each followed by its output_errors_content: only the messages
         after the last tool result or output errors count, so that text() is the final answer.
+        Of an orchestration's run, it is the answer of the participant that answered last (the
+        messages at the end by the last message's author_name); every participant's answer is
+        in `messages`, under its author.
     */
     std::string text() const;
 

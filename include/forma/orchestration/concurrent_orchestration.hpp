@@ -67,7 +67,8 @@ struct concurrent_options {
     participant gets the conversation as it stood when the run's messages joined it, never the
     others' answers. The response holds every answer, each under its participant's name, in
     participant order (answers_of splits it again), then the aggregator's message if there is
-    one. Without an aggregator, `run<T>` asks every participant for a T and reads the last one's.
+    one; its text() is the last of them, as of any orchestration. Without an aggregator,
+    `run<T>` asks every participant for a T and reads the last one's.
 
     A participant that asks for approvals stops the run once the others have answered; the
     next run brings it the answers (and the others are not asked again). Streamed, all

@@ -9,11 +9,12 @@
 
 namespace forma {
 
-/** An orchestration's run failed: a participant failed (cause() holds its error), or the run
+/** An orchestration's run failed: a participant failed, or whoever chose the speakers (a group
+    chat's manager or selector), or the checkpoint store (cause() holds the error), or the run
     broke one of the orchestration's limits (no cause). Nothing is lost: partial_response() holds
     what the run's earlier steps answered, the session keeps every message of them, and the
-    session's orchestration state names the participant that was to speak, so the next run on
-    the session tries that step again.
+    session's orchestration state is at the step that did not finish, so the next run on the
+    session goes on from there and asks nothing that finished again.
 */
 class orchestration_error : public error {
 public:
@@ -21,7 +22,9 @@ public:
                         agent_response<> partial_response);
     ~orchestration_error() override;
 
-    /// The name of the participant that failed, or that the limit stopped; may be empty.
+    /** The name of the participant that failed, that the limit stopped, or of the group chat's
+        manager that failed; empty for a selector function or a checkpoint store.
+    */
     const std::string& participant() const noexcept { return participant_; }
     /// The step of the run that failed, counted from 1.
     std::size_t step() const noexcept { return step_; }

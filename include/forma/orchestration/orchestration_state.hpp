@@ -17,7 +17,8 @@ enum class orchestration_status {
     /// The last run ended: the next run starts a new one.
     idle,
     /// A run was cut short (a participant failed, or the process died): the next run goes on
-    /// from `speakers`, after adding its own messages to the conversation.
+    /// from `speakers`, after adding its own messages to the conversation; with no `speakers`
+    /// (choosing them failed), it chooses them again, its counters as they were.
     running,
     /// A participant waits for the caller (its approval requests were the run's answer): the
     /// next run brings the answers to `speakers`, and the orchestration goes on from there.
