@@ -3,7 +3,7 @@
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/json/from_json.hpp>
 #include <forma/middleware/agent_builder.hpp>
-#include <forma/middleware/delegating_agent.hpp>
+#include <forma/agent/delegating_agent.hpp>
 #include <forma/testing/scripted_chat_client.hpp>
 
 #include <benchmark/benchmark.h>

@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
-"""Checks every #include of include/forma and lib against the floor table of docs/architecture.md.
+"""Checks every #include of include/forma and lib against the floor table of docs/architecture.md,
+and that each member of a public class is defined in its own folder's sources.
 
 A file may include its own folder and folders on lower floors; an include of a folder on its own
 floor or above is an arrow back up, unless docs/architecture.md lists it under "Arrows still
 pointing up" (a debt to pay, not a rule). A listed arrow that no longer exists fails too, so the
 list only shrinks.
 
-    check_includes.py SOURCE_DIR [--add FILE=INCLUDE]... [--graph]
+A member of a class declared under include/forma/Y defined in a source of lib/X (X != Y) would
+put Y's code in X's library: a part that links Y alone would miss it (the include check cannot
+see such a circle).
 
---add pretends FILE (relative to SOURCE_DIR) also includes INCLUDE: the test that shows a wrong
-include fails uses it. --graph also prints the arrows between folders, with their include counts.
+    check_includes.py SOURCE_DIR [--add FILE=INCLUDE]... [--define FILE=CLASS::MEMBER]... [--graph]
+
+--add pretends FILE (relative to SOURCE_DIR) also includes INCLUDE, --define that FILE also
+defines CLASS::MEMBER: the tests that show the checks fail use them. --graph also prints the
+arrows between folders, with their include counts.
 """
 import os
 import re
 import sys
 
 ARROW = "\N{RIGHTWARDS ARROW}"
-# An old public path kept for one release says so, and only includes the new one.
-FORWARDER = "this path forwards to it for one release"
 
 
 def read_architecture(path):
@@ -77,20 +81,91 @@ def includes(source_dir, added):
                 relative = os.path.relpath(os.path.join(directory, name), source_dir)
                 with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
                     text = f.read()
-                if FORWARDER in text:
-                    continue
                 for found in re.finditer(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', text, re.MULTILINE):
                     yield relative, found.group(1)
     yield from added
 
 
+def scoped_lines(path):
+    """Each line of a source with the namespaces open at it ("forma::openai"; an anonymous one is
+    "(anonymous)"), told by counting braces outside comments and literals."""
+    scope = []  # (names, the brace depth inside the namespace)
+    depth = 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            yield "::".join(n for names, _ in scope for n in names), line
+            code = re.sub(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//.*', "", line)
+            opened = re.match(r"\s*(?:inline\s+)?namespace\s*([\w:]*)\s*\{", code)
+            for i, c in enumerate(code):
+                if c == "{":
+                    depth += 1
+                    if opened and i == code.index("{"):
+                        scope.append((opened.group(1).split("::") if opened.group(1) else ["(anonymous)"], depth))
+                elif c == "}":
+                    while scope and scope[-1][1] == depth:
+                        scope.pop()
+                    depth -= 1
+
+
+def public_classes(source_dir):
+    """Each class or struct defined in include/forma, by its qualified name, with its folder."""
+    classes = {}
+    for directory, _, files in os.walk(os.path.join(source_dir, "include/forma")):
+        for name in files:
+            relative = os.path.relpath(os.path.join(directory, name), source_dir)
+            for scope, line in scoped_lines(os.path.join(directory, name)):
+                found = re.match(r"\s*(?:class|struct)\s+(?:\[\[[^\]]*\]\]\s*)?(\w+)(?:\s+final)?\s*(?::(?!:)[^;{]*)?\{?\s*$",
+                                 line)
+                if found:
+                    classes[f"{scope}::{found.group(1)}" if scope else found.group(1)] = folder_of(relative)
+    return classes
+
+
+def definitions(source_dir, added):
+    """(file, namespace, qualifier, member) of each member defined at the top level of a lib source."""
+    for directory, _, files in os.walk(os.path.join(source_dir, "lib")):
+        for name in sorted(files):
+            if not name.endswith(".cpp"):
+                continue
+            relative = os.path.relpath(os.path.join(directory, name), source_dir)
+            for scope, line in scoped_lines(os.path.join(directory, name)):
+                if line[:1] in (" ", "\t", "/", "#", "}") or "(" not in line:
+                    continue
+                found = re.search(r"(?:^|[\s*&>])((?:\w+::)*\w+)::(~?\w+)\s*\($", line.split("(")[0] + "(")
+                if found:
+                    yield relative, scope, found.group(1), found.group(2)
+    for file, member in added:
+        qualifier, _, rest = member.rpartition("::")
+        yield file, "forma", qualifier, rest
+
+
+def misplaced_definitions(source_dir, added):
+    classes = public_classes(source_dir)
+    for file, scope, qualifier, member in definitions(source_dir, added):
+        # The class a qualified name means: looked up from the innermost namespace outwards.
+        parts = scope.split("::") if scope else []
+        home = None
+        for depth in range(len(parts), -1, -1):
+            candidate = "::".join(parts[:depth] + [qualifier])
+            if candidate in classes:
+                home = classes[candidate]
+                break
+        here = folder_of(file)
+        if home and here and home != here and home != "umbrella":
+            yield (f"{file} ({here}) defines {qualifier}::{member}, a member of a class of include/forma/{home}: "
+                   f"define it in lib/{home}, so that forma::{home} links without forma::{here}")
+
+
 def main(argv):
     source_dir = argv[1]
-    added = []
+    added, defined = [], []
     for i, arg in enumerate(argv):
         if arg == "--add":
             file, include = argv[i + 1].split("=", 1)
             added.append((file, include))
+        if arg == "--define":
+            file, member = argv[i + 1].split("=", 1)
+            defined.append((file, member))
     floors, listed = read_architecture(os.path.join(source_dir, "docs", "architecture.md"))
     if not floors:
         print("docs/architecture.md has no floor table")
@@ -114,6 +189,15 @@ def main(argv):
         where = "its own floor" if floors[target] == floors[source] else "a floor above"
         problems.append(f"{file} (floor {floors[source]}, {source}) includes {include}: "
                         f"{target} is on {where} ({floors[target]})")
+    problems.extend(misplaced_definitions(source_dir, defined))
+    down = sum(1 for s, t in arrows if floors[t] < floors[s])
+    summary = f"{len(arrows)} arrows between folders, {down} down, {len(seen)} listed up"
+    # docs/architecture.md quotes the summary of a clean tree: a figure typed by hand goes stale.
+    quoted = re.search(r"^    (\d+ arrows between folders, \d+ down, \d+ listed up), 0 problems$",
+                       open(os.path.join(source_dir, "docs", "architecture.md"), encoding="utf-8").read(), re.MULTILINE)
+    if not added and not defined and (not quoted or quoted.group(1) != summary):
+        problems.append(f"docs/architecture.md quotes \"{quoted.group(1) if quoted else 'nothing'}\" where the tree has "
+                        f"\"{summary}\": quote this script's last line there")
     for file, include in sorted(listed - seen):
         problems.append(f"docs/architecture.md lists {file} {ARROW} {include}, which no longer points up: "
                         "take it off the list")
@@ -122,8 +206,7 @@ def main(argv):
     if "--graph" in argv:
         for (s, t), n in sorted(arrows.items(), key=lambda a: (-floors[a[0][0]], a[0])):
             print(f"{s} ({floors[s]}) {ARROW} {t} ({floors[t]}): {n}")
-    down = sum(1 for s, t in arrows if floors[t] < floors[s])
-    print(f"{len(arrows)} arrows between folders, {down} down, {len(seen)} listed up, {len(problems)} problems")
+    print(f"{summary}, {len(problems)} problems")
     return 1 if problems else 0
 
 

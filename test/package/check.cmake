@@ -1,6 +1,6 @@
 # Installs the built forma into a fresh prefix, then configures, builds and runs each consumer:
-# everything (forma::forma), json alone, and json + agent + openai (without hiredis); json alone
-# again with clang when there is one.
+# everything (forma::forma); each part alone (parts/<part>.cpp linked with forma::<part> only,
+# run, and hiredis on no link line but redis's); json alone again with clang when there is one.
 # Variables: BUILD_DIR (forma's build tree), SOURCE_DIR (this folder), WORK_DIR (scratch).
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
@@ -22,17 +22,39 @@ function(consume name source parts)
   if(NOT count EQUAL expected)
     message(FATAL_ERROR "${name}: ${compiler}, ${count} forma warnings instead of ${expected}: ${said}")
   endif()
-  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/${name} COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
-  execute_process(COMMAND ${WORK_DIR}/${name}/consumer OUTPUT_VARIABLE out COMMAND_ERROR_IS_FATAL ANY)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/${name} --parallel 2 COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
+  if(parts STREQUAL "each")
+    file(GLOB sources RELATIVE ${SOURCE_DIR}/parts ${SOURCE_DIR}/parts/*.cpp)
+    foreach(source IN LISTS sources)
+      string(REPLACE ".cpp" "" part ${source})
+      run_consumer(${name}/consumer_${part} ${part})
+      # Only forma::redis brings hiredis: a part that links it needs a library its users may not have.
+      file(READ ${WORK_DIR}/${name}/CMakeFiles/consumer_${part}.dir/link.txt linked)
+      string(FIND "${linked}" "hiredis" at)
+      if(part STREQUAL "redis" AND at EQUAL -1)
+        message(FATAL_ERROR "consumer_redis links no hiredis: ${linked}")
+      elseif(NOT part STREQUAL "redis" AND NOT at EQUAL -1)
+        message(FATAL_ERROR "forma::${part} links hiredis: ${linked}")
+      endif()
+    endforeach()
+  else()
+    run_consumer(${name}/consumer ${name})
+  endif()
+endfunction()
+
+function(run_consumer program name)
+  execute_process(COMMAND ${WORK_DIR}/${program} OUTPUT_VARIABLE out RESULT_VARIABLE failed)
   string(STRIP "${out}" out)
+  if(failed)
+    message(FATAL_ERROR "the ${name} consumer failed (${failed}): ${out}")
+  endif()
   message(STATUS "${name} consumer printed: ${out}")
 endfunction()
 
-consume(all openai_consumer.cpp "")
-consume(json json_consumer.cpp "json")
-consume(openai openai_consumer.cpp "json;agent;openai")
+consume(all parts/openai.cpp "")
+consume(parts "" "each")
 # Another compiler: no warning (json alone, the quickest).
 find_program(clang clang++-14)
 if(clang)
-  consume(json_clang json_consumer.cpp "json" -DCMAKE_CXX_COMPILER=${clang})
+  consume(json_clang parts/json.cpp "json" -DCMAKE_CXX_COMPILER=${clang})
 endif()
