@@ -1,6 +1,10 @@
 // update_stream and its sources: the chat floor's stream of updates, which chat clients and agents share.
 #include <forma/chat/update_stream.hpp>
 
+#include <memory>
+#include <utility>
+#include <vector>
+
 namespace forma {
 
 update_source::~update_source() = default;
