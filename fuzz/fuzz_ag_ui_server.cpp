@@ -10,7 +10,7 @@ namespace {
 void check_ag_ui_answer(const forma_fuzz::kept_answer& answer) {
     if (answer.head.status == 200) {
         forma_fuzz::check(answer.streamed, "an AG-UI run is answered with its events");
-        for (const std::string& data : forma_test::raw_http::sse_data(answer.body)) {
+        for (const std::string& data : answer.events()) {
             const boost::json::value event = forma_fuzz::served_world::parsed(data);
             forma_fuzz::check(event.is_object() && event.at("type").is_string(), "an AG-UI event without a type");
         }

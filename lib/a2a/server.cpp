@@ -34,7 +34,6 @@ using clock = std::chrono::steady_clock;
 constexpr std::string_view card_path = "/.well-known/agent-card.json";
 constexpr std::string_view answer_schema_extension = "https://forma.dev/a2a/extensions/answer-schema/v1";
 // How long a stream waits for a task to change before it sends a comment (a dead peer shows then).
-constexpr std::chrono::seconds keep_alive_interval{15};
 
 using rpc::internal_error;
 using rpc::invalid_params;
@@ -449,7 +448,7 @@ struct server::state {
         std::uint64_t version = task->version;
         bool artifact_started = !detail::task_view(*task).answer_text().empty();
         while (!has_stopped(sent)) {
-            std::optional<task_changes> changes = co_await options.tasks->changes(task_id, next, version, keep_alive_interval);
+            std::optional<task_changes> changes = co_await options.tasks->changes(task_id, next, version, agent_detail::stream_keep_alive);
             if (!changes) co_return;
             if (changes->version == version) {
                 co_await writer.write(": keep-alive\n\n");

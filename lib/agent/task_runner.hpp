@@ -20,6 +20,10 @@
 
 namespace forma::agent_detail {
 
+/// How long a server's stream of a task waits for a change before it writes a keep-alive
+/// comment, so that proxies keep the connection (A2A, the OpenAI endpoints, AG-UI).
+inline constexpr std::chrono::seconds stream_keep_alive{15};
+
 /// A server's `options` with in-memory `tasks` and `sessions` on the agent's executor where it gives none.
 template <class Options>
 Options with_default_stores(const agent& served, Options options) {

@@ -80,6 +80,10 @@ inline std::string valid_utf8(std::string_view s) {
     return out.append(s);
 }
 
+/// `s` in double quotes for a message, valid UTF-8 (valid_utf8). Call it qualified: an unqualified
+/// `quoted(text)` may find std::quoted.
+inline std::string quoted(std::string_view s) { return '"' + valid_utf8(s) + '"'; }
+
 /// Appends `s` to `out` as a JSON string, a byte that does not start valid UTF-8 written as U+FFFD.
 void append_json_string(std::string& out, std::string_view s);
 

@@ -39,13 +39,6 @@ std::string seconds_text(std::chrono::milliseconds d) {
     return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
 }
 
-std::string quoted(std::string_view text) {
-    std::string out(1, '"');
-    out += json_detail::valid_utf8(text);
-    out += '"';
-    return out;
-}
-
 } // namespace
 
 struct client::state : std::enable_shared_from_this<state> {
@@ -167,7 +160,7 @@ struct client::state : std::enable_shared_from_this<state> {
         boost::system::error_code ec;
         json::value message = json::parse(text, ec);
         if (ec || !message.is_object()) {
-            break_connection("sent a message that is not a JSON-RPC object: " + quoted(text.substr(0, 200)));
+            break_connection("sent a message that is not a JSON-RPC object: " + json_detail::quoted(text.substr(0, 200)));
             return;
         }
         namespace rpc = json_detail::json_rpc;
@@ -182,7 +175,7 @@ struct client::state : std::enable_shared_from_this<state> {
         }
         if (view.kind != rpc::message_kind::response) {
             break_connection("sent a message that is neither a request, a notification nor an answer: " +
-                             quoted(text.substr(0, 200)));
+                             json_detail::quoted(text.substr(0, 200)));
             return;
         }
         const std::int64_t id = *view.response_id;
@@ -376,7 +369,7 @@ asio::awaitable<void> client::connect() {
     const std::string_view offered = version->get_string();
     if (std::find(supported_protocol_versions.begin(), supported_protocol_versions.end(), offered) ==
         supported_protocol_versions.end()) {
-        throw s.failure("speaks MCP protocol version " + quoted(offered) + ", which forma does not (it speaks " +
+        throw s.failure("speaks MCP protocol version " + json_detail::quoted(offered) + ", which forma does not (it speaks " +
                         std::string(latest_protocol_version) + ", 2025-06-18, 2025-03-26 and 2024-11-05)");
     }
     server_info info;
@@ -420,7 +413,7 @@ asio::awaitable<std::vector<Entry>> client::state::list_all(const char* method, 
         const json::value* next = result->if_contains("nextCursor");
         if (!next || !next->is_string()) co_return entries;
         cursor = std::string(next->get_string());
-        if (!cursors_seen.insert(*cursor).second) throw s.failure(std::string("repeats the ") + method + " cursor " + quoted(*cursor));
+        if (!cursors_seen.insert(*cursor).second) throw s.failure(std::string("repeats the ") + method + " cursor " + json_detail::quoted(*cursor));
     }
 }
 

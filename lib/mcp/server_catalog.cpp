@@ -30,8 +30,6 @@ json::object contents_result(const std::vector<resource_contents>& contents) {
     return {{"contents", std::move(out)}};
 }
 
-std::string quoted(std::string_view s) { return "\"" + json_detail::valid_utf8(s) + "\""; }
-
 } // namespace
 
 bool server_catalog::has_tool(std::string_view name) const {
@@ -136,13 +134,13 @@ boost::asio::awaitable<json::object> read_resource(const server_catalog& catalog
             co_return contents_result(co_await read(uri, *variables));
         }
     }
-    throw rpc_failure{resource_not_found, "no resource has the URI " + quoted(uri)};
+    throw rpc_failure{resource_not_found, "no resource has the URI " + json_detail::quoted(uri)};
 }
 
 boost::asio::awaitable<json::object> get_prompt(const server_catalog& catalog, const json::object& params) {
     const std::string name = json_detail::string_member(params, "name");
     const auto found = std::find_if(catalog.prompts.begin(), catalog.prompts.end(), [&](const prompt& p) { return p.name == name; });
-    if (found == catalog.prompts.end()) throw rpc_failure{rpc::invalid_params, "no prompt is named " + quoted(name)};
+    if (found == catalog.prompts.end()) throw rpc_failure{rpc::invalid_params, "no prompt is named " + json_detail::quoted(name)};
     template_variables arguments;
     if (const json::value* given = params.if_contains("arguments"); given && !given->is_null()) {
         if (!given->is_object()) throw rpc_failure{rpc::invalid_params, "params.arguments must be an object of strings"};
@@ -151,15 +149,15 @@ boost::asio::awaitable<json::object> get_prompt(const server_catalog& catalog, c
             const json::value& value = member.value();
             const auto known = std::find_if(found->arguments.begin(), found->arguments.end(), [&](const prompt_argument& a) { return a.name == key; });
             if (known == found->arguments.end()) {
-                throw rpc_failure{rpc::invalid_params, "the prompt " + quoted(name) + " takes no argument " + quoted(key)};
+                throw rpc_failure{rpc::invalid_params, "the prompt " + json_detail::quoted(name) + " takes no argument " + json_detail::quoted(key)};
             }
-            if (!value.is_string()) throw rpc_failure{rpc::invalid_params, "the argument " + quoted(key) + " must be a string"};
+            if (!value.is_string()) throw rpc_failure{rpc::invalid_params, "the argument " + json_detail::quoted(key) + " must be a string"};
             arguments.emplace(std::string(key), std::string(value.get_string()));
         }
     }
     for (const prompt_argument& a : found->arguments) {
         if (a.required && !arguments.contains(a.name)) {
-            throw rpc_failure{rpc::invalid_params, "the prompt " + quoted(name) + " needs the argument " + quoted(a.name)};
+            throw rpc_failure{rpc::invalid_params, "the prompt " + json_detail::quoted(name) + " needs the argument " + json_detail::quoted(a.name)};
         }
     }
     const auto get = found->get; // a copy: the catalog may grow while it runs
@@ -168,12 +166,12 @@ boost::asio::awaitable<json::object> get_prompt(const server_catalog& catalog, c
     try {
         messages = co_await get(arguments);
     } catch (const json_error& e) { // arguments read into a struct (make_prompt) that do not fit it
-        throw rpc_failure{rpc::invalid_params, "the arguments of the prompt " + quoted(name) + " do not fit: " + json_detail::valid_utf8(e.what())};
+        throw rpc_failure{rpc::invalid_params, "the arguments of the prompt " + json_detail::quoted(name) + " do not fit: " + json_detail::valid_utf8(e.what())};
     }
     json::array out;
     for (const prompt_message& m : messages) {
         if (m.role != chat_role::user() && m.role != chat_role::assistant()) {
-            throw rpc_failure{rpc::internal_error, "the prompt " + quoted(name) + " made a message whose role is neither user nor assistant"};
+            throw rpc_failure{rpc::internal_error, "the prompt " + json_detail::quoted(name) + " made a message whose role is neither user nor assistant"};
         }
         out.push_back(json::object{{"role", m.role.value()}, {"content", content_block_json(m.content)}});
     }
@@ -195,12 +193,12 @@ json::object complete(const server_catalog& catalog, const json::object& params)
     if (type == "ref/prompt") {
         const std::string prompt_name = json_detail::string_member(ref->get_object(), "name");
         const auto p = std::find_if(catalog.prompts.begin(), catalog.prompts.end(), [&](const prompt& x) { return x.name == prompt_name; });
-        if (p == catalog.prompts.end()) throw rpc_failure{rpc::invalid_params, "no prompt is named " + quoted(prompt_name)};
+        if (p == catalog.prompts.end()) throw rpc_failure{rpc::invalid_params, "no prompt is named " + json_detail::quoted(prompt_name)};
         completer = p->complete;
     } else if (type == "ref/resource") {
         const std::string uri = json_detail::string_member(ref->get_object(), "uri");
         const auto t = std::find_if(catalog.templates.begin(), catalog.templates.end(), [&](const resource_template& x) { return x.uri_template == uri; });
-        if (t == catalog.templates.end()) throw rpc_failure{rpc::invalid_params, "no resource template is " + quoted(uri)};
+        if (t == catalog.templates.end()) throw rpc_failure{rpc::invalid_params, "no resource template is " + json_detail::quoted(uri)};
         completer = t->complete;
     } else {
         throw rpc_failure{rpc::invalid_params, "params.ref.type must be ref/prompt or ref/resource"};

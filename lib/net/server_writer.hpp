@@ -8,24 +8,39 @@
 #include <boost/asio/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/chunk_encode.hpp>
-#include <boost/beast/http/empty_body.hpp>
-#include <boost/beast/http/serializer.hpp>
-#include <boost/beast/http/string_body.hpp>
-#include <boost/beast/http/write.hpp>
 #include <boost/system/system_error.hpp>
 
+#include <array>
 #include <chrono>
+#include <cstddef>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 namespace forma::net::detail {
 
-/** `Stream`: what Beast writes to. `Deadline`: `arm(duration)` before a write (the write fails
-    when it runs out), `disarm()` after, and `stopped()`: whether the server canceled the
-    request as it stops. `keep_alive`: whether the connection stays open after
+/** The head of a response, as its bytes: the status line; `reply`'s Content-Type and fields, in
+    order (not the framing ones, Content-Length, Transfer-Encoding and Connection, which are the
+    server's; a control character in a name or value becomes a space, so that no field can end
+    the head early); `Connection: close` unless `keep_alive`; then `Content-Length: body_size`,
+    or `Transfer-Encoding: chunked` without a body size. A 1xx, 204 or 304 has no length.
+*/
+std::string response_head(const http_reply& reply, bool keep_alive, std::optional<std::size_t> body_size);
+
+/// "<size in hex>\r\n", the line before a chunk of `size` bytes.
+std::string chunk_size_line(std::size_t size);
+
+/** `Stream`: what is written to (an Asio or Beast stream). `Deadline`: `arm(duration)` before a
+    write (the write fails when it runs out), `disarm()` after, and `stopped()`: whether the
+    server canceled the request as it stops. `keep_alive`: whether the connection stays open after
     this response (the head says "Connection: close" otherwise). `head_only`: the answer to a
     HEAD request, whose head is written and whose body is not (a stream's head, then the
     connection closes: its first write ends the handler with operation_aborted).
+
+    Every write is one gather write of up to three buffers (a head and a body, or a chunk's size
+    line, data and CRLF): the head is formatted here, not by Beast's serializer, whose write
+    operations cost more to compile for each stream type than all the rest of a server.
 */
 template <class Stream, class Deadline>
 class server_writer final : public response_writer {
@@ -34,36 +49,25 @@ public:
         : stream_(stream), deadline_(deadline), write_timeout_(write_timeout), keep_alive_(keep_alive), head_only_(head_only) {}
 
     boost::asio::awaitable<void> send(http_reply reply) override {
-        namespace http = boost::beast::http;
         if (started_) throw std::logic_error("response_writer::send after the response started");
         started_ = true;
-        http::response<http::string_body> message{static_cast<http::status>(reply.status), 11};
-        fill(message, reply);
-        message.body() = std::move(reply.body);
-        message.prepare_payload(); // a HEAD's answer keeps the Content-Length its GET would have
+        // A HEAD's answer keeps the Content-Length its GET would have.
+        head_ = response_head(reply, keep_alive_, reply.body.size());
         deadline_.arm(write_timeout_);
-        if (head_only_) {
-            http::response_serializer<http::string_body> serializer(message);
-            co_await http::async_write_header(stream_, serializer, boost::asio::use_awaitable);
-        } else {
-            co_await http::async_write(stream_, message, boost::asio::use_awaitable);
-        }
+        const std::string_view body = head_only_ ? std::string_view() : std::string_view(reply.body);
+        co_await write_parts(head_, body);
         deadline_.disarm();
     }
 
     boost::asio::awaitable<void> start(http_reply head) override {
-        namespace http = boost::beast::http;
         if (started_) throw std::logic_error("response_writer::start after the response started");
         started_ = true;
         streaming_ = true;
         if (head_only_) keep_alive_ = false; // nothing of the stream follows; the connection closes
-        http::response<http::empty_body> message{static_cast<http::status>(head.status), 11};
-        fill(message, head);
-        message.chunked(true);
-        http::response_serializer<http::empty_body> serializer(message);
+        head_ = response_head(head, keep_alive_, std::nullopt);
         deadline_.arm(write_timeout_);
         cut_ = true;
-        co_await http::async_write_header(stream_, serializer, boost::asio::use_awaitable);
+        co_await write_parts(head_);
         cut_ = false;
         deadline_.disarm();
         co_await write(head.body);
@@ -77,10 +81,10 @@ public:
         }
         if (bytes.empty()) co_return;
         throw_if_cut();
+        head_ = chunk_size_line(bytes.size());
         deadline_.arm(write_timeout_);
         cut_ = true;
-        co_await boost::asio::async_write(stream_, boost::beast::http::make_chunk(boost::asio::buffer(bytes.data(), bytes.size())),
-                                          boost::asio::use_awaitable);
+        co_await write_parts(head_, bytes, "\r\n");
         cut_ = false;
         deadline_.disarm();
     }
@@ -93,7 +97,7 @@ public:
         throw_if_cut();
         deadline_.arm(write_timeout_);
         cut_ = true;
-        co_await boost::asio::async_write(stream_, boost::beast::http::make_chunk_last(), boost::asio::use_awaitable);
+        co_await write_parts("0\r\n\r\n"); // the last chunk, no trailer
         cut_ = false;
         deadline_.disarm();
     }
@@ -121,11 +125,11 @@ private:
         if (cut_) throw boost::system::system_error(boost::asio::error::operation_aborted);
     }
 
-    template <class Message>
-    void fill(Message& message, const http_reply& reply) const {
-        if (!reply.content_type.empty()) message.set(boost::beast::http::field::content_type, reply.content_type);
-        for (const auto& [name, value] : reply.headers) message.insert(name, value);
-        message.keep_alive(keep_alive_);
+    // One write operation type for every write of the stream: compiled once per stream type.
+    auto write_parts(std::string_view first, std::string_view second = {}, std::string_view third = {}) {
+        const std::array<boost::asio::const_buffer, 3> parts{boost::asio::buffer(first), boost::asio::buffer(second),
+                                                             boost::asio::buffer(third)};
+        return boost::asio::async_write(stream_, parts, boost::asio::use_awaitable);
     }
 
     Stream& stream_;
@@ -136,6 +140,7 @@ private:
     bool streaming_ = false;
     bool finished_ = false;
     bool cut_ = false; // a write of the stream began and did not end
+    std::string head_;  // the head or a chunk's size line, alive while it is written
 };
 
 } // namespace forma::net::detail

@@ -20,7 +20,6 @@ namespace {
 namespace asio = boost::asio;
 namespace json = boost::json;
 
-constexpr std::chrono::seconds keep_alive_interval{15};
 
 /// A request that cannot be run: its status and why.
 struct refusal {
@@ -198,7 +197,7 @@ struct ag_ui_endpoint::state {
         std::size_t next = 0;
         std::uint64_t version = 0;
         for (;;) {
-            std::optional<task_changes> changes = co_await options.tasks->changes(id, next, version, keep_alive_interval);
+            std::optional<task_changes> changes = co_await options.tasks->changes(id, next, version, agent_detail::stream_keep_alive);
             if (!changes) {
                 const json::object lost{{"type", "RUN_ERROR"}, {"message", "the run's task is gone from the store"}, {"code", "task_lost"}};
                 co_await writer.write(sse(lost));

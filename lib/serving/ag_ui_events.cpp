@@ -12,8 +12,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string utf8(std::string_view s) { return json_detail::valid_utf8(s); }
-
 const json::object& approval_schema() {
     static const json::object schema = json::parse(R"({"type":"object","properties":{"approved":{"type":"boolean"},)"
                                                    R"("reason":{"type":"string"}},"required":["approved"]})").get_object();
@@ -36,8 +34,8 @@ json::array usage_entries(const std::optional<usage_details>& usage) {
 }
 
 std::string result_text(const function_result_content& r) {
-    if (r.error) return utf8(*r.error);
-    return r.result.is_string() ? utf8(r.result.get_string()) : json::serialize(r.result);
+    if (r.error) return json_detail::valid_utf8(*r.error);
+    return r.result.is_string() ? json_detail::valid_utf8(r.result.get_string()) : json::serialize(r.result);
 }
 
 } // namespace
@@ -75,11 +73,11 @@ void ag_ui_events::announce_call(const function_call_content& call, std::vector<
     if (!announced_calls_.insert(call.call_id).second) return;
     close_text(out);
     close_reasoning(out);
-    json::object start{{"type", "TOOL_CALL_START"}, {"toolCallId", utf8(call.call_id)}, {"toolCallName", utf8(call.name)}};
+    json::object start{{"type", "TOOL_CALL_START"}, {"toolCallId", json_detail::valid_utf8(call.call_id)}, {"toolCallName", json_detail::valid_utf8(call.name)}};
     if (!last_text_id_.empty()) start["parentMessageId"] = last_text_id_;
     out.push_back(std::move(start));
-    out.push_back({{"type", "TOOL_CALL_ARGS"}, {"toolCallId", utf8(call.call_id)}, {"delta", json::serialize(call.arguments)}});
-    out.push_back({{"type", "TOOL_CALL_END"}, {"toolCallId", utf8(call.call_id)}});
+    out.push_back({{"type", "TOOL_CALL_ARGS"}, {"toolCallId", json_detail::valid_utf8(call.call_id)}, {"delta", json::serialize(call.arguments)}});
+    out.push_back({{"type", "TOOL_CALL_END"}, {"toolCallId", json_detail::valid_utf8(call.call_id)}});
 }
 
 std::vector<json::object> ag_ui_events::add(const agent_response_update& update) {
@@ -93,7 +91,7 @@ std::vector<json::object> ag_ui_events::add(const agent_response_update& update)
                 text_id_ = next_message_id();
                 out.push_back({{"type", "TEXT_MESSAGE_START"}, {"messageId", text_id_}, {"role", "assistant"}});
             }
-            out.push_back({{"type", "TEXT_MESSAGE_CONTENT"}, {"messageId", text_id_}, {"delta", utf8(text->text)}});
+            out.push_back({{"type", "TEXT_MESSAGE_CONTENT"}, {"messageId", text_id_}, {"delta", json_detail::valid_utf8(text->text)}});
         } else if (const auto* reasoning = std::get_if<text_reasoning_content>(&c)) {
             if (reasoning->text.empty()) continue;
             close_text(out);
@@ -102,7 +100,7 @@ std::vector<json::object> ag_ui_events::add(const agent_response_update& update)
                 out.push_back({{"type", "REASONING_START"}, {"messageId", reasoning_id_}});
                 out.push_back({{"type", "REASONING_MESSAGE_START"}, {"messageId", reasoning_id_}, {"role", "reasoning"}});
             }
-            out.push_back({{"type", "REASONING_MESSAGE_CONTENT"}, {"messageId", reasoning_id_}, {"delta", utf8(reasoning->text)}});
+            out.push_back({{"type", "REASONING_MESSAGE_CONTENT"}, {"messageId", reasoning_id_}, {"delta", json_detail::valid_utf8(reasoning->text)}});
         } else if (const auto* call = std::get_if<function_call_content>(&c)) {
             announce_call(*call, out);
         } else if (const auto* request = std::get_if<function_approval_request_content>(&c)) {
@@ -110,8 +108,8 @@ std::vector<json::object> ag_ui_events::add(const agent_response_update& update)
         } else if (const auto* result = std::get_if<function_result_content>(&c)) {
             close_text(out);
             close_reasoning(out);
-            out.push_back({{"type", "TOOL_CALL_RESULT"}, {"messageId", "result-" + utf8(result->call_id)},
-                           {"toolCallId", utf8(result->call_id)}, {"content", result_text(*result)}, {"role", "tool"}});
+            out.push_back({{"type", "TOOL_CALL_RESULT"}, {"messageId", "result-" + json_detail::valid_utf8(result->call_id)},
+                           {"toolCallId", json_detail::valid_utf8(result->call_id)}, {"content", result_text(*result)}, {"role", "tool"}});
         }
     }
     return out;
@@ -125,7 +123,7 @@ std::vector<json::object> ag_ui_events::finish(const agent_task& task, bool type
     const agent_response<> answer = last_answer(task);
     switch (task.state) {
     case task_state::failed:
-        out.push_back({{"type", "RUN_ERROR"}, {"message", utf8(task.error.empty() ? "the run failed" : task.error)}, {"code", "run_failed"}});
+        out.push_back({{"type", "RUN_ERROR"}, {"message", json_detail::valid_utf8(task.error.empty() ? "the run failed" : task.error)}, {"code", "run_failed"}});
         return out;
     case task_state::canceled:
         finished["outcome"] = {{"type", "cancelled"}};
@@ -134,11 +132,11 @@ std::vector<json::object> ag_ui_events::finish(const agent_task& task, bool type
         json::array interrupts;
         for (const function_approval_request_content& r : answer.approval_requests())
             interrupts.push_back({{"id", interrupt_id(task.id, r.id)}, {"reason", "tool_approval"},
-                                  {"message", "Approve the call of " + utf8(r.call.name) + "?"}, {"toolCallId", utf8(r.call.call_id)},
+                                  {"message", "Approve the call of " + json_detail::valid_utf8(r.call.name) + "?"}, {"toolCallId", json_detail::valid_utf8(r.call.call_id)},
                                   {"responseSchema", approval_schema()}});
         if (interrupts.empty())
             interrupts.push_back({{"id", interrupt_id(task.id, question_key)}, {"reason", "input_required"},
-                                  {"message", utf8(answer.text())}, {"responseSchema", {{"type", "string"}}}});
+                                  {"message", json_detail::valid_utf8(answer.text())}, {"responseSchema", {{"type", "string"}}}});
         finished["outcome"] = {{"type", "interrupt"}, {"interrupts", std::move(interrupts)}};
         break;
     }

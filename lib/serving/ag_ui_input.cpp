@@ -13,8 +13,6 @@ namespace {
 
 namespace json = boost::json;
 
-[[noreturn]] void refuse(std::string field, std::string message) { throw request_error{std::move(field), std::move(message)}; }
-
 std::string required_string(const json::object& o, std::string_view key, const std::string& field) {
     const json::value* v = o.if_contains(key);
     if (!v || !v->is_string() || v->get_string().empty()) refuse(field, field + " must be a non-empty string");

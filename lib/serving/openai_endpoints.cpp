@@ -25,7 +25,6 @@ namespace json = boost::json;
 using detail::error_body;
 using text_detail::failure_text;
 
-constexpr std::chrono::seconds keep_alive_interval{15};
 
 std::int64_t unix_now() {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -305,7 +304,7 @@ struct openai_endpoints::state {
         std::size_t next = 0;
         std::uint64_t version = 0;
         for (;;) {
-            std::optional<task_changes> changes = co_await options.tasks->changes(id, next, version, keep_alive_interval);
+            std::optional<task_changes> changes = co_await options.tasks->changes(id, next, version, agent_detail::stream_keep_alive);
             if (!changes) co_return;
             if (changes->version == version) {
                 co_await writer.write(": keep-alive\n\n");

@@ -18,8 +18,6 @@ namespace {
 
 namespace json = boost::json;
 
-[[noreturn]] void refuse(std::string param, std::string message) { throw request_error{std::move(param), std::move(message)}; }
-
 // `param` and `member` name where a value is ("messages[2]", ".role"), joined only for an error.
 chat_role role_named(std::string_view role, std::string_view param, std::string_view member) {
     if (role == "system" || role == "developer") return chat_role::system();

@@ -11,10 +11,8 @@ namespace json = boost::json;
 
 namespace {
 
-std::string utf8(std::string_view s) { return json_detail::valid_utf8(s); }
-
 json::object output_text_part(std::string_view text) {
-    return {{"type", "output_text"}, {"text", utf8(text)}, {"annotations", json::array{}}, {"logprobs", json::array{}}};
+    return {{"type", "output_text"}, {"text", json_detail::valid_utf8(text)}, {"annotations", json::array{}}, {"logprobs", json::array{}}};
 }
 
 json::object message_item(const std::string& id, std::string_view text, std::string_view status, bool with_part) {
@@ -26,8 +24,8 @@ json::object message_item(const std::string& id, std::string_view text, std::str
 json::array chat_tool_calls(const std::vector<function_approval_request_content>& requests, bool indexed) {
     json::array calls;
     for (std::size_t i = 0; i < requests.size(); ++i) {
-        json::object call{{"id", utf8(requests[i].id)}, {"type", "function"},
-                          {"function", {{"name", utf8(requests[i].call.name)}, {"arguments", json::serialize(requests[i].call.arguments)}}}};
+        json::object call{{"id", json_detail::valid_utf8(requests[i].id)}, {"type", "function"},
+                          {"function", {{"name", json_detail::valid_utf8(requests[i].call.name)}, {"arguments", json::serialize(requests[i].call.arguments)}}}};
         if (indexed) call["index"] = i;
         calls.push_back(std::move(call));
     }
@@ -35,8 +33,8 @@ json::array chat_tool_calls(const std::vector<function_approval_request_content>
 }
 
 json::object function_call_item(const function_approval_request_content& request, std::string_view arguments) {
-    return {{"id", "fc_" + utf8(request.id)}, {"type", "function_call"}, {"status", arguments.empty() ? "in_progress" : "completed"},
-            {"call_id", utf8(request.id)}, {"name", utf8(request.call.name)}, {"arguments", arguments}};
+    return {{"id", "fc_" + json_detail::valid_utf8(request.id)}, {"type", "function_call"}, {"status", arguments.empty() ? "in_progress" : "completed"},
+            {"call_id", json_detail::valid_utf8(request.id)}, {"name", json_detail::valid_utf8(request.call.name)}, {"arguments", arguments}};
 }
 
 std::string_view status_of(task_state state) {
@@ -80,8 +78,8 @@ json::object responses_usage(const std::optional<usage_details>& usage) {
 } // namespace
 
 std::string error_body(std::string_view message, std::string_view type, std::string_view param, std::string_view code) {
-    json::object error{{"message", utf8(message)}, {"type", type}, {"param", nullptr}, {"code", nullptr}};
-    if (!param.empty()) error["param"] = utf8(param);
+    json::object error{{"message", json_detail::valid_utf8(message)}, {"type", type}, {"param", nullptr}, {"code", nullptr}};
+    if (!param.empty()) error["param"] = json_detail::valid_utf8(param);
     if (!code.empty()) error["code"] = code;
     return json::serialize(json::object{{"error", std::move(error)}});
 }
@@ -209,7 +207,7 @@ json::object response_of(const json::object& base, const agent_task& task) {
         output.push_back(function_call_item(request, json::serialize(request.call.arguments)));
     out["output"] = std::move(output);
     if (status == "completed") out["usage"] = responses_usage(answer.usage);
-    if (status == "failed") out["error"] = {{"code", "server_error"}, {"message", utf8(task.error.empty() ? "the run failed" : task.error)}};
+    if (status == "failed") out["error"] = {{"code", "server_error"}, {"message", json_detail::valid_utf8(task.error.empty() ? "the run failed" : task.error)}};
     return out;
 }
 
@@ -254,7 +252,7 @@ std::vector<json::object> response_events::add(const agent_response_update& upda
     text_ += text;
     const std::string id = "msg_" + std::string(base_.at("id").as_string());
     out.push_back(numbered({{"type", "response.output_text.delta"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
-                            {"delta", utf8(text)}, {"logprobs", json::array{}}}));
+                            {"delta", json_detail::valid_utf8(text)}, {"logprobs", json::array{}}}));
     return out;
 }
 
@@ -268,7 +266,7 @@ std::vector<json::object> response_events::finish(const agent_task& task) {
         open_message(out);
         const std::string id = message_item_id(task);
         out.push_back(numbered({{"type", "response.output_text.done"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
-                                {"text", utf8(text_)}, {"logprobs", json::array{}}}));
+                                {"text", json_detail::valid_utf8(text_)}, {"logprobs", json::array{}}}));
         out.push_back(numbered({{"type", "response.content_part.done"}, {"item_id", id}, {"output_index", 0}, {"content_index", 0},
                                 {"part", output_text_part(text_)}}));
         out.push_back(numbered({{"type", "response.output_item.done"}, {"output_index", 0}, {"item", message_item(id, text_, item_status(task.state), true)}}));
@@ -276,12 +274,12 @@ std::vector<json::object> response_events::finish(const agent_task& task) {
     }
     for (const function_approval_request_content& request : requests) {
         const std::string arguments = json::serialize(request.call.arguments);
-        const std::string item_id = "fc_" + utf8(request.id);
+        const std::string item_id = "fc_" + json_detail::valid_utf8(request.id);
         out.push_back(numbered({{"type", "response.output_item.added"}, {"output_index", output_index}, {"item", function_call_item(request, "")}}));
         out.push_back(numbered({{"type", "response.function_call_arguments.delta"}, {"item_id", item_id}, {"output_index", output_index},
                                 {"delta", arguments}}));
         out.push_back(numbered({{"type", "response.function_call_arguments.done"}, {"item_id", item_id}, {"output_index", output_index},
-                                {"name", utf8(request.call.name)}, {"arguments", arguments}}));
+                                {"name", json_detail::valid_utf8(request.call.name)}, {"arguments", arguments}}));
         out.push_back(numbered({{"type", "response.output_item.done"}, {"output_index", output_index}, {"item", function_call_item(request, arguments)}}));
         ++output_index;
     }

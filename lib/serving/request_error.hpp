@@ -2,6 +2,7 @@
 // A request body the serving endpoints cannot serve, as their readers report it.
 
 #include <string>
+#include <utility>
 
 namespace forma::serving::detail {
 
@@ -10,5 +11,10 @@ struct request_error {
     std::string param;
     std::string message;
 };
+
+/// Throws the request_error of the member `param`.
+[[noreturn]] inline void refuse(std::string param, std::string message) {
+    throw request_error{std::move(param), std::move(message)};
+}
 
 } // namespace forma::serving::detail

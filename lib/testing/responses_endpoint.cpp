@@ -18,11 +18,6 @@ namespace {
 namespace json = boost::json;
 using clock = responses_endpoint::clock;
 
-std::string_view string_at(const json::object& o, std::string_view key) {
-    const json::value* v = o.if_contains(key);
-    return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
-}
-
 bool flag(const json::object& o, std::string_view key, bool otherwise) {
     const json::value* v = o.if_contains(key);
     return v && v->is_bool() ? v->get_bool() : otherwise;
@@ -35,7 +30,7 @@ std::string_view item_type(const json::object& item) {
 }
 
 // What a CreateResponse body asks, over the whole conversation (history, then this input).
-answer_request read_request(const json::object& fields, const json::array& conversation) {
+answer_request read_responses_request(const json::object& fields, const json::array& conversation) {
     answer_request request;
     request.schema_field = "text.format.schema";
     for (const json::value& v : conversation) {
@@ -271,7 +266,7 @@ scripted_reply responses_endpoint::create(std::string_view body, const generatio
     else
         for (const json::value& item : input->get_array()) r->conversation.push_back(item);
 
-    const answer_request asked = read_request(*fields, r->conversation);
+    const answer_request asked = read_responses_request(*fields, r->conversation);
     const decided_answer answer = decide_answer(asked, options);
     if (!answer.error.empty()) return bad_request(answer.error);
 

@@ -24,11 +24,6 @@ json::object usage_object(const response_usage& usage) {
             {"total_tokens", usage.input_tokens + usage.output_tokens}};
 }
 
-std::string_view string_at(const json::object& o, std::string_view key) {
-    const json::value* v = o.if_contains(key);
-    return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
-}
-
 // Numbers the events as they come and writes each as SSE.
 struct event_writer {
     std::vector<std::string>& out;
@@ -201,6 +196,11 @@ std::string sse_event(const json::object& event) {
         out.append("event: ").append(type).push_back('\n');
     out.append("data: ").append(json::serialize(event)).append("\n\n");
     return out;
+}
+
+std::string_view string_at(const json::object& o, std::string_view key) {
+    const json::value* v = o.if_contains(key);
+    return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
 }
 
 } // namespace forma::testing::detail

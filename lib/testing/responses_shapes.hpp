@@ -64,4 +64,7 @@ response_events stream_response(const boost::json::object& final_response, std::
 /// One SSE event: `event: <type>\ndata: <json>\n\n` (no `event:` line when `event` has no string type).
 std::string sse_event(const boost::json::object& event);
 
+/// The string member `key` of `o`, or empty when it is missing or not a string.
+std::string_view string_at(const boost::json::object& o, std::string_view key);
+
 } // namespace forma::testing::detail

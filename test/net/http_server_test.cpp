@@ -144,6 +144,37 @@ TEST(HttpServer, StreamsServerSentEventsChunked) {
     }());
 }
 
+// The server writes the head: a reply's fields cannot end it early, nor frame the body.
+TEST(HttpServer, AReplysFieldsNeitherEndTheHeadNorFrameTheBody) {
+    asio::io_context io;
+    http_routes routes = test_routes();
+    routes.add("GET", "/fields", [](server_request&, response_writer& writer) -> asio::awaitable<void> {
+        co_await writer.send({.content_type = "text/plain",
+                              .body = "ok",
+                              .headers = {{"X-Note", "a\r\nX-Injected: 1"}, {"Content-Length", "999"},
+                                          {"connection", "close"}, {"X-Kept", "yes"}}});
+    });
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, std::move(routes));
+        connection c = co_await connection::open(s.port());
+        co_await c.send(forma_test::raw_http::get("/fields"));
+        auto answer = co_await c.read();
+        co_await c.send(forma_test::raw_http::get("/echo")); // the reply's "Connection: close" was not the server's
+        auto after = co_await c.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(answer && after);
+        EXPECT_EQ(answer->result_int(), 200u);
+        EXPECT_EQ(answer->reason(), "OK");
+        EXPECT_EQ((*answer)["X-Note"], "a  X-Injected: 1");
+        EXPECT_EQ(answer->count("X-Injected"), 0u);
+        EXPECT_EQ((*answer)[http::field::content_length], "2");
+        EXPECT_EQ(answer->count(http::field::content_length), 1u);
+        EXPECT_EQ((*answer)["X-Kept"], "yes");
+        EXPECT_EQ(answer->body(), "ok");
+        EXPECT_EQ(after->result_int(), 200u);
+    }());
+}
+
 TEST(HttpServer, AHandlerThatThrowsGetsA500AndTheServerGoesOn) {
     asio::io_context io;
     run(io, [&]() -> asio::awaitable<void> {

@@ -6,9 +6,11 @@ file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
                 COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
 
+# Unoptimized (-O0, no debug information): what is checked is that each links and runs, and
+# the optimizer would take most of the test's time.
 function(consume name source parts)
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/${name}
-                          -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
+                          -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0
                           "-DFORMA_PARTS=${parts}" -DCONSUMER_SOURCE=${source} ${ARGN}
                   COMMAND_ERROR_IS_FATAL ANY OUTPUT_VARIABLE configured ERROR_VARIABLE said)
   # One warning line for a g++ 12 consumer (the coroutine forms it miscompiles), none otherwise.
