@@ -49,10 +49,11 @@ int main() {
                     std::cerr << "The call failed: " << message_of(error) << '\n';
                     return;
                 }
-                // try_result(): an answer that is not a weather is an error value, not an exception.
+                // try_result(): an answer that is not a weather is an error value (a json_error,
+                // refusal_error or output_truncated_error), not an exception.
                 auto result = response.try_result();
                 if (!result) {
-                    std::cerr << "The answer is not a weather report: " << message_of(result.error()) << '\n';
+                    std::cerr << "The answer is not a weather report: " << result.error().what() << '\n';
                     return;
                 }
                 std::cout << "city: " << result->city << '\n'

@@ -5,6 +5,7 @@
 #include <forma/model/agent_response.hpp>
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/model/agent_response_update.hpp>
+#include <forma/model/answer_error.hpp>
 #include <forma/model/awaits_input.hpp>
 #include <forma/model/chat_message.hpp>
 #include <forma/model/chat_role.hpp>

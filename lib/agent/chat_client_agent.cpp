@@ -9,7 +9,8 @@
 namespace forma {
 
 chat_client_agent::chat_client_agent(chat_client& client, chat_client_agent_options options)
-    : client_(client), options_(std::move(options)), invoking_(client, options_.function_invocation) {
+    : client_(client), options_(std::move(options)), invoking_(client, options_.function_invocation),
+      client_runs_tools_(client.find<function_invoking_chat_client>() != nullptr) {
     if (options_.id.empty()) options_.id = make_unique_id();
     if (!options_.tools.empty()) {
         forma::chat_options tools;
@@ -141,11 +142,12 @@ boost::asio::awaitable<agent_response<>>
 chat_client_agent::run_core(agent_run run) {
     auto& [messages, session, options] = run;
     forma::chat_options request = effective_chat_options(options);
-    chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
+    const bool loop = uses_loop(request, *session, messages);
+    chat_client& target = loop && !client_runs_tools_ ? invoking_ : client_;
     agent_detail::output_retry retry(options, request, options_.max_output_retries);
     std::vector<chat_message> sent = conversation(*session, messages);
     std::vector<chat_message> to_calibrate; // a copy only where a history limit learns from it
-    if (options_.history_limit && &target == &client_) to_calibrate = sent;
+    if (options_.history_limit && !loop) to_calibrate = sent;
     chat_request call{std::move(sent), std::move(request), std::move(options.context)};
     agent_response<> response = co_await agent_detail::get_checked_response(target, call, std::move(retry));
     claim(response);
@@ -198,11 +200,12 @@ private:
 update_stream chat_client_agent::run_streaming_core(agent_run run) {
     auto& [messages, session, options] = run;
     forma::chat_options request = effective_chat_options(options);
-    chat_client& target = uses_loop(request, *session, messages) ? invoking_ : client_;
+    const bool loop = uses_loop(request, *session, messages);
+    chat_client& target = loop && !client_runs_tools_ ? invoking_ : client_;
     agent_detail::output_retry retry(options, request, options_.max_output_retries);
     std::vector<chat_message> sent = conversation(*session, messages);
     std::vector<chat_message> to_calibrate;
-    if (options_.history_limit && &target == &client_) to_calibrate = sent;
+    if (options_.history_limit && !loop) to_calibrate = sent;
     update_stream inner = agent_detail::get_checked_streaming_response(
         target, {std::move(sent), std::move(request), std::move(options.context)}, std::move(retry));
     return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(inner), std::move(messages),

@@ -8,6 +8,7 @@
 #include <forma/model/detail/structured_reading.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,14 +29,9 @@ std::vector<output_error> errors_of(const agent_response<>& answer, const output
     if (!answer.messages.empty() && answer.messages.back().role == chat_role::tool()) return {};
     std::string_view text;
     std::string storage;
-    if (std::exception_ptr error = model_detail::structured_output_text(answer, text, storage)) {
-        try {
-            std::rethrow_exception(error);
-        } catch (const json_error& e) { // no text, or `null`: the model can do better
-            return {{e.path(), e.reason()}};
-        } catch (...) { // a refusal, or the token limit: asking again will not help
-            return {};
-        }
+    if (std::optional<answer_error> error = model_detail::structured_output_text(answer, text, storage)) {
+        if (const auto* e = std::get_if<json_error>(&error->variant())) return {{e->path(), e->reason()}}; // no text, or `null`
+        return {}; // a refusal, or the token limit: asking again will not help
     }
     return validator.check(text);
 }

@@ -19,8 +19,6 @@ std::vector<output_error> output_validator::to_output_errors(const std::vector<j
 
 namespace {
 
-constexpr std::size_t error_limit = 20; // as from_json_errors: enough for a model to act on
-
 // The answer as JSON, or the one error that says why it is not.
 std::optional<boost::json::value> parsed(std::string_view answer, std::vector<output_error>& errors) {
     boost::json::stream_parser parser;

@@ -1,3 +1,4 @@
+#include <forma/model/answer_error.hpp>
 #include <forma/model/output_truncated_error.hpp>
 #include <forma/model/refusal_error.hpp>
 #include <forma/model/typed_agent_response.hpp>
@@ -14,6 +15,18 @@ output_truncated_error::output_truncated_error(std::string partial_text)
             std::to_string(partial_text.size()) + " bytes; raise max_output_tokens or ask for less"),
       partial_text_(redact_secrets(partial_text)) {}
 output_truncated_error::~output_truncated_error() = default;
+
+const error& answer_error::base() const noexcept {
+    return std::visit([](const auto& e) -> const error& { return e; }, error_);
+}
+
+void answer_error::rethrow() const {
+    if (const auto* e = std::get_if<json_error>(&error_)) throw *e;
+    if (const auto* e = std::get_if<refusal_error>(&error_)) throw *e;
+    throw std::get<output_truncated_error>(error_);
+}
+
+void throw_exception_from_error(const answer_error& e, const boost::source_location&) { e.rethrow(); }
 
 namespace model_detail {
 namespace {
@@ -45,21 +58,18 @@ const std::string* only_text(const chat_message& message) {
 
 } // namespace
 
-std::exception_ptr structured_output_text(const agent_response<>& response, std::string_view& text,
-                                          std::string& storage) {
+std::optional<answer_error> structured_output_text(const agent_response<>& response, std::string_view& text,
+                                                   std::string& storage) {
     const chat_message* answer = nullptr;
     for (auto it = response.messages.rbegin(); it != response.messages.rend() && !answer; ++it) {
         if (it->role != chat_role::assistant()) continue;
-        if (const auto* refusal = find_refusal(*it))
-            return std::make_exception_ptr(refusal_error(refusal->refusal));
+        if (const auto* refusal = find_refusal(*it)) return refusal_error(refusal->refusal);
         for (const auto& c : it->contents)
             if (const auto* t = std::get_if<text_content>(&c); t && !t->text.empty()) answer = &*it;
     }
     if (response.finish_reason && *response.finish_reason == finish_reason::length())
-        return std::make_exception_ptr(output_truncated_error(answer ? answer->text() : std::string()));
-    if (!answer)
-        return std::make_exception_ptr(
-            json_error("", "the response has no assistant text to read a structured answer from"));
+        return output_truncated_error(answer ? answer->text() : std::string());
+    if (!answer) return json_error("", "the response has no assistant text to read a structured answer from");
     // Usually one text content: read it in place; several are joined into storage.
     if (const std::string* single = only_text(*answer)) {
         text = *single;
@@ -67,9 +77,8 @@ std::exception_ptr structured_output_text(const agent_response<>& response, std:
         storage = answer->text();
         text = storage;
     }
-    if (trimmed(text) == "null")
-        return std::make_exception_ptr(json_error("", "the answer is null, not a value of the requested type"));
-    return nullptr;
+    if (trimmed(text) == "null") return json_error("", "the answer is null, not a value of the requested type");
+    return std::nullopt;
 }
 
 } // namespace model_detail

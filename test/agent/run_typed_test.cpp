@@ -3,8 +3,14 @@
 
 #include "agent_test_support.hpp"
 
+#include <boost/describe/class.hpp>
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
 
 using namespace agent_test;
 using forma::chat_client_agent;
@@ -112,7 +118,16 @@ TEST_F(run_typed, errors_are_typed_and_say_what_went_wrong) {
     } catch (const forma::json_error& e) {
         EXPECT_EQ(e.path(), "/data/1");
     }
-    EXPECT_TRUE(invalid.try_result().has_error());
+    const auto tried = invalid.try_result();
+    ASSERT_TRUE(tried.has_error());
+    const auto json = tried.error().as<forma::json_error>();
+    ASSERT_TRUE(json) << "the error as a value, of its own type";
+    EXPECT_EQ(json->path(), "/age");
+    EXPECT_STREQ(tried.error().what(), R"(at /age: expected integer, got string "old")");
+    EXPECT_FALSE(tried.error().as<forma::refusal_error>());
+    EXPECT_TRUE(std::holds_alternative<forma::json_error>(tried.error().variant()));
+    EXPECT_THROW(tried.value(), forma::json_error) << "value() throws the error as its own type";
+    EXPECT_THROW(tried.error().rethrow(), forma::json_error);
 }
 
 TEST_F(run_typed, a_refusal_is_a_refusal_error_with_its_text) {
@@ -128,6 +143,12 @@ TEST_F(run_typed, a_refusal_is_a_refusal_error_with_its_text) {
         EXPECT_EQ(e.refusal(), "I can't help with that.");
     }
     EXPECT_EQ(response.text(), "") << "a refusal is not text";
+    const auto tried = response.try_result();
+    ASSERT_TRUE(tried.has_error());
+    const auto refusal = tried.error().as<forma::refusal_error>();
+    ASSERT_TRUE(refusal);
+    EXPECT_EQ(refusal->refusal(), "I can't help with that.");
+    EXPECT_THROW(tried.error().rethrow(), forma::refusal_error);
 }
 
 TEST_F(run_typed, truncation_by_the_token_limit_is_an_output_truncated_error) {
@@ -141,6 +162,13 @@ TEST_F(run_typed, truncation_by_the_token_limit_is_an_output_truncated_error) {
     } catch (const forma::output_truncated_error& e) {
         EXPECT_EQ(e.partial_text(), R"({"name":"Jo)");
     }
+    const auto tried = response.try_result();
+    ASSERT_TRUE(tried.has_error());
+    const auto cut_short = tried.error().as<forma::output_truncated_error>();
+    ASSERT_TRUE(cut_short);
+    EXPECT_EQ(cut_short->partial_text(), R"({"name":"Jo)");
+    EXPECT_EQ(std::visit([](const auto& e) -> std::string { return e.what(); }, tried.error().variant()),
+              tried.error().what());
 }
 
 TEST_F(run_typed, deserialize_reads_a_callers_format_without_unwrapping) {
@@ -148,5 +176,76 @@ TEST_F(run_typed, deserialize_reads_a_callers_format_without_unwrapping) {
     forma::agent_response<> plain = run_to_completion(io, agent.run("x"));
     using int_map = std::map<std::string, int>;
     EXPECT_EQ(plain.deserialize<int_map>().at("data"), 5);
-    EXPECT_TRUE(plain.try_deserialize<int>().has_error()) << "no unwrapping for a caller's format";
+    const auto unwrapped = plain.try_deserialize<int>();
+    ASSERT_TRUE(unwrapped.has_error()) << "no unwrapping for a caller's format";
+    EXPECT_TRUE(unwrapped.error().as<forma::json_error>());
+}
+
+namespace {
+
+// Counts its default constructions: how many times an answer was read into it.
+struct counted_reading {
+    static inline int made = 0;
+    counted_reading() { ++made; }
+    std::string name;
+};
+BOOST_DESCRIBE_STRUCT(counted_reading, (), (name))
+
+// With validation retries on (the default), the check reads the answer: run<T> keeps that T.
+class run_typed_checked : public ::testing::Test {
+protected:
+    boost::asio::io_context io;
+    scripted_chat_client client{io.get_executor()};
+    chat_client_agent agent{client, {.name = "extractor", .max_output_retries = 1}};
+
+    // The constructions of one read of `answer`, and those of run<T> with result() on it.
+    template <class T>
+    std::pair<int, int> reads_of(const std::string& answer) {
+        client.add_text_response(answer);
+        (void)run_to_completion(io, agent.run<T>("x")).result(); // one-time schema work done
+        counted_reading::made = 0;
+        if (forma::structured_format_wraps<T>()) (void)forma::json_detail::try_read_wrapped<T>(answer, {});
+        else (void)forma::try_from_json<T>(answer);
+        const int one_read = counted_reading::made;
+        counted_reading::made = 0;
+        client.add_text_response(answer);
+        const forma::agent_response<T> response = run_to_completion(io, agent.run<T>("x"));
+        EXPECT_TRUE(response.try_result().has_value());
+        (void)response.result();
+        return {one_read, counted_reading::made};
+    }
+};
+
+} // namespace
+
+TEST_F(run_typed_checked, the_answer_its_check_read_is_not_read_again) {
+    const auto [one_read, run_and_result] = reads_of<counted_reading>(R"({"name":"Ada"})");
+    EXPECT_GT(one_read, 0);
+    EXPECT_EQ(run_and_result, one_read) << "the check's T, not a second read";
+}
+
+TEST_F(run_typed_checked, a_wrapped_answer_its_check_read_is_not_read_again) {
+    const auto [one_read, run_and_result] =
+        reads_of<std::vector<counted_reading>>(R"({"data":[{"name":"Ada"},{"name":"Grace"}]})");
+    EXPECT_GE(one_read, 2);
+    EXPECT_EQ(run_and_result, one_read);
+}
+
+TEST_F(run_typed_checked, a_corrected_answer_is_the_result) {
+    client.add_text_response(R"({"name":5})");
+    client.add_text_response(R"({"name":"Grace"})");
+    const forma::agent_response<counted_reading> response = run_to_completion(io, agent.run<counted_reading>("x"));
+    EXPECT_EQ(response.result().name, "Grace");
+}
+
+TEST(kept_answer, gives_its_value_only_for_the_answer_it_was_read_from) {
+    forma::agent_detail::kept_answer<int> kept;
+    kept.keep("41", 41);
+    const forma::agent_response<> other(
+        std::vector{forma::chat_message(forma::chat_role::assistant(), "42")});
+    EXPECT_EQ(kept.take(other), std::nullopt) << "another answer is read afresh";
+    const forma::agent_response<> same(
+        std::vector{forma::chat_message(forma::chat_role::assistant(), "41")});
+    EXPECT_EQ(kept.take(same), 41);
+    EXPECT_EQ(kept.take(same), std::nullopt) << "taken once";
 }

@@ -125,6 +125,24 @@ TEST_F(approvals, an_approved_call_of_a_tool_that_needs_approval_runs) {
     EXPECT_EQ(results_in(model.requests().at(1).messages).at(1).result, "booked Grand");
 }
 
+TEST_F(approvals, over_a_client_with_its_own_tool_loop_that_loop_runs_the_approved_call) {
+    // The client's loop tells the model what a failing tool said; the agent's own loop (default
+    // options) would not: the result shows which loop ran the call.
+    function_tool full = make_tool(
+        "book_hotel", "Books a hotel",
+        [](const booking&) -> std::string { throw std::runtime_error("no rooms left"); }, {.requires_approval = true});
+    function_invoking_chat_client stack(model, {.include_tool_error_details = true});
+    ASSERT_EQ(static_cast<chat_client&>(stack).find<function_invoking_chat_client>(), &stack);
+    chat_client_agent over_loop(stack, {.name = "planner", .tools = {full}});
+    model.add_response(calls_turn({call("c1", "book_hotel", R"({"hotel":"Grand"})")}));
+    auto session = over_loop.create_session();
+    const auto requests = run(over_loop.run("Plan", session)).approval_requests();
+    ASSERT_EQ(requests.size(), 1u);
+    model.add_response(answer_turn("Sorry."));
+    run(over_loop.run(answers({requests[0].approve()}), session));
+    EXPECT_EQ(results_in(model.requests().at(1).messages).at(0).error, "the tool failed: no rooms left");
+}
+
 TEST_F(approvals, requests_left_unanswered_are_refused) {
     script_first_turn();
     auto session = agent.create_session();

@@ -78,6 +78,27 @@ TEST_F(chat_client_builder_test, the_first_decorator_is_outermost_and_each_wraps
     EXPECT_EQ(limiter->options().max_in_flight, 1u);
 }
 
+TEST_F(chat_client_builder_test, find_reaches_each_layer_of_a_stack_outermost_first) {
+    auto model = std::make_shared<forma::testing::scripted_chat_client>(io.get_executor());
+    auto counter = std::make_shared<counting_client>(std::shared_ptr<forma::chat_client>(model));
+    const auto count = [](std::shared_ptr<forma::chat_client> inner) -> std::shared_ptr<forma::chat_client> {
+        return std::make_shared<counting_client>(std::move(inner));
+    };
+    std::shared_ptr<forma::chat_client> built =
+        forma::chat_client_builder(counter).use_function_invocation().use(count).build();
+    auto* loop = built->find<forma::function_invoking_chat_client>();
+    ASSERT_EQ(loop, built.get()) << "the client itself is the first layer";
+    auto* outer_counter = built->find<counting_client>();
+    ASSERT_NE(outer_counter, nullptr);
+    EXPECT_EQ(outer_counter, &loop->inner()) << "the outermost of two";
+    EXPECT_EQ(built->find<forma::delegating_chat_client>(), loop) << "a base class finds the first layer that is one";
+    EXPECT_EQ(built->find<forma::testing::scripted_chat_client>(), model.get()) << "the provider under decorators";
+    EXPECT_EQ(built->find<forma::caching_chat_client>(), nullptr);
+    const forma::chat_client& read_only = *built;
+    EXPECT_EQ(read_only.find<forma::testing::scripted_chat_client>(), model.get());
+    EXPECT_EQ(model->find<forma::function_invoking_chat_client>(), nullptr) << "a provider delegates to none";
+}
+
 TEST_F(chat_client_builder_test, the_built_stack_owns_the_inner_client_and_runs_the_tool_loop_through_the_cache) {
     auto model = std::make_shared<forma::testing::scripted_chat_client>(io.get_executor());
     std::weak_ptr<forma::testing::scripted_chat_client> watched = model;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace test_types;
@@ -168,10 +169,21 @@ TEST(from_json_all_errors, paths_are_found_again_in_a_deep_document_cut_short) {
 }
 
 TEST(from_json_all_errors, a_wrapped_answer_reports_errors_inside_data) {
-    using forma::json_detail::wrapped_errors;
-    EXPECT_EQ(described(wrapped_errors<std::vector<int>>(R"({"data":[1,"x",3,"y"]})", {})),
+    const auto wrapped_errors = [](std::string_view text) {
+        std::vector<int> value;
+        return forma::json_detail::read_wrapped_listing_errors(text, value, {}, 20);
+    };
+    EXPECT_EQ(described(wrapped_errors(R"({"data":[1,"x",3,"y"]})")),
               (strings{R"(/data/1: expected integer, got string "x")", R"(/data/3: expected integer, got string "y")"}));
     // Without "data", the text is read as the value itself.
-    EXPECT_EQ(described(wrapped_errors<std::vector<int>>(R"([true,2])", {})),
-              (strings{R"(/0: expected integer, got true)"}));
+    EXPECT_EQ(described(wrapped_errors(R"([true,2])")), (strings{R"(/0: expected integer, got true)"}));
+}
+
+TEST(from_json_all_errors, a_wrapped_answer_without_errors_is_kept_whole_either_way) {
+    std::vector<int> value;
+    EXPECT_TRUE(forma::json_detail::read_wrapped_listing_errors(R"({"data":[1,2,3]})", value, {}, 20).empty());
+    EXPECT_EQ(value, (std::vector<int>{1, 2, 3}));
+    std::vector<int> bare;
+    EXPECT_TRUE(forma::json_detail::read_wrapped_listing_errors("[4,5]", bare, {}, 20).empty());
+    EXPECT_EQ(bare, (std::vector<int>{4, 5}));
 }

@@ -125,14 +125,8 @@ verdict try_type(asio::io_context& io, forma::openai::chat_client& client, bool 
         const auto typed = r.try_deserialize<T>();
         v.typed = typed.has_value();
         if (!typed) {
-            try {
-                std::rethrow_exception(typed.error());
-            } catch (const forma::json_error& e) {
-                v.note = e.what();
-                v.disagrees = schema_and_reader_disagree(e);
-            } catch (const std::exception& e) {
-                v.note = e.what();
-            }
+            v.note = typed.error().what();
+            if (const auto e = typed.error().template as<forma::json_error>()) v.disagrees = schema_and_reader_disagree(*e);
         }
     } catch (const std::exception& e) {
         v.note = e.what();
@@ -206,7 +200,9 @@ forma::agent_response<T> expect_streamed_equals_whole(asio::io_context& io, form
     const auto whole_result = whole.try_result();
     const auto streamed_result = streamed.try_result();
     EXPECT_EQ(whole_result.has_value(), streamed_result.has_value());
-    if (whole_result && streamed_result) EXPECT_EQ(forma::to_json(*streamed_result), forma::to_json(*whole_result));
+    if (whole_result && streamed_result) {
+        EXPECT_EQ(forma::to_json(*streamed_result), forma::to_json(*whole_result));
+    }
     return whole;
 }
 
@@ -230,11 +226,9 @@ TEST_P(real_server, a_constraint_the_server_does_not_enforce_is_checked_and_retr
     EXPECT_EQ(feedback, 1) << "one validation retry, with forma's findings";
     const auto result = r.try_result();
     if (!result) {
-        try {
-            std::rethrow_exception(result.error());
-        } catch (const forma::json_error& e) {
-            EXPECT_EQ(e.path(), "/country") << e.what();
-        }
+        const auto e = result.error().as<forma::json_error>();
+        ASSERT_TRUE(e) << result.error().what();
+        EXPECT_EQ(e->path(), "/country") << e->what();
     }
 }
 

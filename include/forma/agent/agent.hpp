@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -95,9 +96,13 @@ public:
     boost::asio::awaitable<agent_response<T>> run(agent_input input, session_ref session = {},
                                                   agent_run_options options = {}) {
         options.response_format = structured_format<T>();
-        options.output_validator = output_validator::for_type<T>();
+        std::shared_ptr<agent_detail::kept_answer<T>> kept; // what the validator read: not read twice
+        options.output_validator = output_validator::keeping<T>(kept);
         agent_response<> response = co_await run(std::move(input), std::move(session), std::move(options));
-        co_return agent_response<T>(std::move(response), structured_format_wraps<T>());
+        const bool wrapped = structured_format_wraps<T>();
+        if (std::optional<T> read = kept->take(response))
+            co_return agent_response<T>(std::move(response), wrapped, std::move(*read));
+        co_return agent_response<T>(std::move(response), wrapped);
     }
 
     /** Streams a run asking for a `T` (response format as run<T>): each event has

@@ -33,7 +33,8 @@ struct chat_client_agent_options {
         more, and replace one of the same name.
     */
     std::vector<function_tool> tools{};
-    /// The tool loop's limits, for runs with tools.
+    /// The tool loop's limits, for runs with tools; unused over a client whose stack has its
+    /// own loop (built with use_function_invocation): that loop runs the tools, with its limits.
     function_invocation_options function_invocation{};
     /** Validation retries: an answer that breaks the run's JSON response format (for
         run<T>, one that result() would reject) goes back to the model with every error
@@ -54,8 +55,10 @@ struct chat_client_agent_options {
 
     A run with tools (the agent's or its own) goes through a
     function_invoking_chat_client over the client, which runs the calls the model
-    makes; so does a run whose messages answer approval requests. The session
-    keeps the whole exchange: calls, results, approval requests and answers.
+    makes; so does a run whose messages answer approval requests. A client whose
+    stack has such a loop already (`client.find<function_invoking_chat_client>()`)
+    runs them in its own: one loop, never two. The session keeps the whole
+    exchange: calls, results, approval requests and answers.
 
         forma::chat_client_agent agent(client, {.name = "assistant",
                                                 .instructions = "You are a helpful assistant."});
@@ -108,6 +111,7 @@ private:
     chat_client_agent_options options_;
     mutable token_estimator estimator_; // learns as runs report usage
     function_invoking_chat_client invoking_;
+    bool client_runs_tools_; // the client's stack has a tool loop: invoking_ is not used
 
     class streaming_run;
 };

@@ -135,13 +135,12 @@ private:
         agent_response<> response = state_->builder.take();
         std::string_view text;
         std::string storage;
-        if (auto error = model_detail::structured_output_text(response, text, storage)) std::rethrow_exception(error);
+        if (auto error = model_detail::structured_output_text(response, text, storage)) error->rethrow();
         auto value = !state_->broken && text == state_->reader->text() ? state_->reader->finish()
                      : state_->wrapped            ? json_detail::try_read_wrapped<T>(text, {})
                                                   : try_from_json<T>(text);
         if (!value) throw value.error();
-        return std::shared_ptr<const agent_response<T>>(
-            new agent_response<T>(std::move(response), state_->wrapped, std::move(*value)));
+        return std::make_shared<const agent_response<T>>(std::move(response), state_->wrapped, std::move(*value));
     }
 
     static bool holds_output_errors(const agent_response_update& update) noexcept {

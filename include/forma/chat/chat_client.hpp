@@ -34,6 +34,22 @@ public:
     /// Who serves the model, for telemetry; empty by default.
     virtual provider_metadata provider() const { return {}; }
 
+    /** The first layer of this client's stack that is a T: this client, or one it
+        delegates to, outermost first (as Microsoft.Extensions.AI's GetService); null when
+        none is. `client.find<function_invoking_chat_client>()` says whether a stack has a
+        tool loop, `find<openai::chat_client>()` reaches the provider under decorators.
+    */
+    template <class T>
+    T* find() noexcept {
+        for (chat_client* layer = this; layer; layer = layer->next_layer())
+            if (auto* found = dynamic_cast<T*>(layer)) return found;
+        return nullptr;
+    }
+    template <class T>
+    const T* find() const noexcept {
+        return const_cast<chat_client*>(this)->find<T>();
+    }
+
     // Overloads, not default arguments: g++ 12 mis-compiles a defaulted aggregate argument
     // in a co_await expression (see the guide).
 
@@ -77,6 +93,8 @@ protected:
     virtual boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) = 0;
     /// What get_streaming_response does.
     virtual update_stream get_streaming_response_core(chat_request request) = 0;
+    /// The client this one delegates to, for find(); null for a client that delegates to none.
+    virtual chat_client* next_layer() const noexcept { return nullptr; }
 
     friend class delegating_chat_client;
 };

@@ -32,6 +32,7 @@ protected:
     /// Both pass the request to the inner client unchanged.
     boost::asio::awaitable<agent_response<>> get_response_core(chat_request request) override;
     update_stream get_streaming_response_core(chat_request request) override;
+    chat_client* next_layer() const noexcept override { return inner_.get(); }
 
 private:
     std::shared_ptr<chat_client> inner_;

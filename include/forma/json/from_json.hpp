@@ -50,6 +50,23 @@ T from_json(std::string_view json, const parse_options& options = {}) {
     return value;
 }
 
+namespace json_detail {
+
+/// from_json_errors that keeps what it read: with a `limit` above 0, `value` is a whole T
+/// when no error is listed.
+template <class T>
+std::vector<json_error> read_listing_errors(std::string_view json, T& value, const parse_options& options,
+                                            std::size_t limit) {
+    std::vector<json_error> errors;
+    if (limit == 0) return errors;
+    reader r(json, options);
+    r.collect_into(errors, limit);
+    if (!read_document(r, value) && r.has_error()) errors.push_back(r.take_error());
+    return errors;
+}
+
+} // namespace json_detail
+
 /** Every error of `json` read as a `T`, in document order, up to `limit`; empty when
     it reads. For telling a model all that is wrong with its answer at once.
 
@@ -63,13 +80,8 @@ template <class T>
 std::vector<json_error> from_json_errors(std::string_view json, const parse_options& options = {},
                                          std::size_t limit = 20) {
     static_assert(std::is_default_constructible_v<T>, "from_json needs a default-constructible T");
-    std::vector<json_error> errors;
-    if (limit == 0) return errors;
-    json_detail::reader r(json, options);
-    r.collect_into(errors, limit);
     T value{};
-    if (!json_detail::read_document(r, value) && r.has_error()) errors.push_back(r.take_error());
-    return errors;
+    return json_detail::read_listing_errors(json, value, options, limit);
 }
 
 } // namespace forma

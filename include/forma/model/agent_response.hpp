@@ -79,12 +79,12 @@ public:
     template <class T>
     T deserialize(const parse_options& options = {}) const {
         auto r = try_deserialize<T>(options);
-        if (!r) std::rethrow_exception(r.error());
+        if (!r) r.error().rethrow();
         return std::move(*r);
     }
-    /// deserialize() without throwing.
+    /// deserialize() without throwing: the value, or the error deserialize() would throw as a value.
     template <class T>
-    boost::system::result<T, std::exception_ptr> try_deserialize(const parse_options& options = {}) const {
+    boost::system::result<T, answer_error> try_deserialize(const parse_options& options = {}) const {
         return model_detail::read_structured<T>(*this, false, options);
     }
 

@@ -1,17 +1,13 @@
 #pragma once
 
-#include <forma/json/from_json.hpp>
-#include <forma/json/json_error.hpp>
 #include <forma/model/agent_response.hpp>
-#include <forma/model/output_truncated_error.hpp>
+#include <forma/model/answer_error.hpp>
 #include <forma/model/detail/structured_reading.hpp>
-#include <forma/model/refusal_error.hpp>
 
 #include <boost/system/result.hpp>
 
-#include <exception>
 #include <optional>
-#include <string_view>
+#include <utility>
 
 namespace forma {
 
@@ -31,6 +27,10 @@ public:
     /// `wrapped`: whether the request wrapped T's schema as `{"data": ...}`.
     agent_response(agent_response<> response, bool wrapped)
         : agent_response<>(std::move(response)), wrapped_(wrapped) {}
+    /// A response whose answer was already read as `result` (by a validator or while it
+    /// streamed): result() returns it without reading the text again.
+    agent_response(agent_response<> response, bool wrapped, T result)
+        : agent_response<>(std::move(response)), wrapped_(wrapped), read_(std::move(result)) {}
 
     /** The answer as a T.
         @throws refusal_error when the model refused (its text is in refusal());
@@ -39,40 +39,25 @@ public:
                 or does not match T (path() says where).
     */
     const T& result() const {
-        parse_once();
-        if (error_) std::rethrow_exception(error_);
-        return *value_;
+        const auto& read = read_once();
+        if (!read) read.error().rethrow();
+        return *read;
     }
 
-    /// result() without throwing: a copy of the value, or the error result() would throw.
-    boost::system::result<T, std::exception_ptr> try_result() const {
-        parse_once();
-        if (error_) return error_;
-        return *value_;
-    }
+    /// result() without throwing: a copy of the value, or the error result() would throw as a value.
+    boost::system::result<T, answer_error> try_result() const { return read_once(); }
 
     bool is_wrapped() const noexcept { return wrapped_; }
 
 private:
-    template <class>
-    friend class structured_update_stream;
-
-    /// A response whose result was read while it streamed.
-    agent_response(agent_response<> response, bool wrapped, T value)
-        : agent_response<>(std::move(response)), wrapped_(wrapped), parsed_(true), value_(std::move(value)) {}
-
-    void parse_once() const {
-        if (parsed_) return;
-        parsed_ = true;
-        auto r = model_detail::read_structured<T>(static_cast<const agent_response<>&>(*this), wrapped_, {});
-        if (r) value_.emplace(std::move(*r));
-        else error_ = r.error();
+    const boost::system::result<T, answer_error>& read_once() const {
+        const agent_response<>& response = *this;
+        if (!read_) read_.emplace(model_detail::read_structured<T>(response, wrapped_, {}));
+        return *read_;
     }
 
     bool wrapped_ = false;
-    mutable bool parsed_ = false;
-    mutable std::optional<T> value_;
-    mutable std::exception_ptr error_;
+    mutable std::optional<boost::system::result<T, answer_error>> read_;
 };
 
 } // namespace forma

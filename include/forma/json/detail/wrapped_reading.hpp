@@ -5,6 +5,7 @@
 #include <boost/describe/class.hpp>
 #include <boost/system/result.hpp>
 
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -25,12 +26,16 @@ boost::system::result<T, json_error> try_read_wrapped(std::string_view text, con
     return try_from_json<T>(text, options);
 }
 
-/// from_json_errors of try_read_wrapped: errors inside "data" when it is there, else of the text as a T.
+/// from_json_errors of try_read_wrapped: errors inside "data" when it is there, else of the
+/// text as a T. `value` is what try_read_wrapped reads when no error is listed.
 template <class T>
-std::vector<json_error> wrapped_errors(std::string_view text, const parse_options& options) {
-    std::vector<json_error> errors = from_json_errors<data_wrapper<T>>(text, options);
+std::vector<json_error> read_wrapped_listing_errors(std::string_view text, T& value, const parse_options& options,
+                                                    std::size_t limit) {
+    data_wrapper<T> wrapper{};
+    std::vector<json_error> errors = read_listing_errors(text, wrapper, options, limit);
+    if (errors.empty()) value = std::move(wrapper.data);
     if (errors.empty() || !errors.front().path().empty()) return errors;
-    return from_json_errors<T>(text, options);
+    return read_listing_errors(text, value, options, limit);
 }
 
 } // namespace forma::json_detail
