@@ -66,7 +66,10 @@ inline std::string origin_form(std::string_view target) {
     const std::string_view rest = target.substr(scheme_end + 3);
     const std::size_t path = rest.find_first_of("/?");
     if (path == std::string_view::npos) return "/";
-    return rest[path] == '?' ? "/" + std::string(rest.substr(path)) : std::string(rest.substr(path));
+    std::string out;
+    if (rest[path] == '?') out += '/'; // not `"/" + std::string(...)`: g++ 12 -O3 warns falsely on it
+    out += rest.substr(path);
+    return out;
 }
 
 /// The head of a request as a server_request (no body yet), from `remote_address` to `local_address`.
