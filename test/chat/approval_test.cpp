@@ -143,6 +143,33 @@ TEST_F(approvals, over_a_client_with_its_own_tool_loop_that_loop_runs_the_approv
     EXPECT_EQ(results_in(model.requests().at(1).messages).at(0).error, "the tool failed: no rooms left");
 }
 
+TEST_F(approvals, over_a_client_with_its_own_tool_loop_a_streamed_run_equals_the_whole_one) {
+    function_tool full = make_tool(
+        "book_hotel", "Books a hotel",
+        [](const booking&) -> std::string { throw std::runtime_error("no rooms left"); }, {.requires_approval = true});
+    function_invoking_chat_client stack(model, {.include_tool_error_details = true});
+    chat_client_agent over_loop(stack, {.name = "planner", .tools = {full}});
+    auto whole_session = over_loop.create_session();
+    auto streamed_session = over_loop.create_session();
+    model.add_response(calls_turn({call("c1", "book_hotel", R"({"hotel":"Grand"})")}));
+    const agent_response<> whole = run(over_loop.run("Plan", whole_session));
+    model.add_response(calls_turn({call("c1", "book_hotel", R"({"hotel":"Grand"})")}));
+    const agent_response<> streamed = to_agent_response(run(drain(over_loop.run_streaming("Plan", streamed_session))));
+    EXPECT_EQ(without_raw(streamed), without_raw(whole)) << json_text(streamed) << "\n" << json_text(whole);
+    const auto requests = whole.approval_requests();
+    ASSERT_EQ(requests.size(), 1u);
+
+    model.add_response(answer_turn("Sorry."));
+    const agent_response<> resumed_whole = run(over_loop.run(answers({requests[0].approve()}), whole_session));
+    model.add_response(answer_turn("Sorry."));
+    const agent_response<> resumed_streamed =
+        to_agent_response(run(drain(over_loop.run_streaming(answers({requests[0].approve()}), streamed_session))));
+    EXPECT_EQ(without_raw(resumed_streamed), without_raw(resumed_whole))
+        << json_text(resumed_streamed) << "\n" << json_text(resumed_whole);
+    EXPECT_EQ(results_in(model.requests().back().messages).at(0).error, "the tool failed: no rooms left")
+        << "the streamed run's approved call ran in the client's loop too";
+}
+
 TEST_F(approvals, requests_left_unanswered_are_refused) {
     script_first_turn();
     auto session = agent.create_session();
