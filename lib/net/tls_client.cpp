@@ -15,13 +15,6 @@ namespace forma::net::detail {
 
 namespace {
 
-std::string openssl_reason() {
-    char text[256];
-    ERR_error_string_n(ERR_get_error(), text, sizeof text);
-    ERR_clear_error();
-    return text;
-}
-
 void add_pem_anchors(SSL_CTX* context, const std::string& pem) {
     std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
     int added = 0;

@@ -13,13 +13,6 @@ namespace forma::net::detail {
 
 namespace {
 
-std::string openssl_reason() {
-    char text[256];
-    ERR_error_string_n(ERR_get_error(), text, sizeof text);
-    ERR_clear_error();
-    return text;
-}
-
 struct bio_free {
     void operator()(BIO* bio) const noexcept { BIO_free(bio); }
 };

@@ -22,8 +22,17 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace forma::net::detail {
+
+/// What OpenSSL's last error says, taken off its error queue: the reason of a failed TLS setup.
+inline std::string openssl_reason() {
+    char text[256];
+    ERR_error_string_n(ERR_get_error(), text, sizeof text);
+    ERR_clear_error();
+    return text;
+}
 
 /** A BIO over a socket descriptor that writes with MSG_NOSIGNAL. OpenSSL's own socket BIO
     writes with write(), which raises SIGPIPE (ending the process) when the peer has closed
