@@ -1,7 +1,8 @@
 // Decorators: an agent that answers in prose, given telemetry and structured output with
 // agent_builder. run<capital> then works on the decorated agent as on any other: the
-// structured-output decorator turns the prose into a capital, and the telemetry decorator
-// records the run and both model calls as OpenTelemetry GenAI spans, printed at the end.
+// structured-output decorator turns the prose into a capital; the telemetry decorators record
+// the run (agent_builder's) and both model calls (telemetry_chat_client's) as OpenTelemetry
+// GenAI spans, printed at the end.
 #include "example_support.hpp"
 
 #include <forma/forma.hpp>
@@ -57,12 +58,13 @@ void print_spans(std::vector<forma::telemetry::span_data> spans) {
 }
 
 boost::asio::awaitable<void> ask_decorated_agent(forma::chat_client& model) {
-    forma::chat_client_agent assistant(model, {.name = "assistant",
-                                               .instructions = "Answer in one or two sentences."});
+    forma::telemetry_chat_client traced_model(model); // each model call a chat span of the run
+    forma::chat_client_agent assistant(traced_model, {.name = "assistant",
+                                                      .instructions = "Answer in one or two sentences."});
     auto spans = std::make_shared<forma::telemetry::in_memory_exporter>();
     std::shared_ptr<forma::agent> agent = forma::agent_builder(assistant)
                                               .use_telemetry({.exporter = spans}) // outermost: sees the whole run
-                                              .use_structured_output(model)
+                                              .use_structured_output(traced_model)
                                               .build();
 
     const std::string question = "What is the capital of France, and how many people live there?";

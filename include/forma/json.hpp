@@ -5,6 +5,7 @@
 #include <forma/json/json_error.hpp>
 #include <forma/json/json_schema.hpp>
 #include <forma/json/parse_options.hpp>
+#include <forma/json/rpc_error.hpp>
 #include <forma/json/schema_error.hpp>
 #include <forma/json/schema_options.hpp>
 #include <forma/json/schema_validator.hpp>

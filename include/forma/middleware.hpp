@@ -9,4 +9,3 @@
 #include <forma/agent/delegating_agent.hpp>
 #include <forma/middleware/structured_output_agent.hpp>
 #include <forma/middleware/telemetry_agent.hpp>
-#include <forma/net/rate_limits.hpp>

@@ -13,6 +13,7 @@
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/finish_reason.hpp>
 #include <forma/model/output_truncated_error.hpp>
+#include <forma/model/rate_limits.hpp>
 #include <forma/model/refusal_error.hpp>
 #include <forma/model/response_format.hpp>
 #include <forma/model/typed_agent_response.hpp>

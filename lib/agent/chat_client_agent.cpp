@@ -12,18 +12,21 @@ chat_client_agent::chat_client_agent(chat_client& client, chat_client_agent_opti
     : client_(client), options_(std::move(options)), invoking_(client, options_.function_invocation),
       client_runs_tools_(client.find<function_invoking_chat_client>() != nullptr) {
     if (options_.id.empty()) options_.id = make_unique_id();
+    // The conveniences go into chat_options, the one home of what the agent asks.
     if (!options_.tools.empty()) {
         forma::chat_options tools;
-        tools.tools = options_.tools;
+        tools.tools = std::move(options_.tools);
         options_.chat_options = merge(options_.chat_options, tools);
+        options_.tools.clear();
     }
-    // One precedence: at each level the response_format member over chat_options' own.
-    if (options_.response_format) options_.chat_options.response_format = options_.response_format;
+    if (options_.response_format) options_.chat_options.response_format = std::move(options_.response_format);
+    options_.response_format.reset();
     if (!options_.instructions.empty())
         options_.chat_options.instructions =
             options_.chat_options.instructions.empty()
                 ? options_.instructions
                 : options_.instructions + "\n\n" + options_.chat_options.instructions;
+    options_.instructions.clear();
 }
 
 forma::chat_options chat_client_agent::effective_chat_options(const agent_run_options& run) const {

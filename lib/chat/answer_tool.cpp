@@ -1,4 +1,4 @@
-#include "answer_tool.hpp"
+#include <forma/chat/answer_tool.hpp>
 
 #include <forma/chat/function_tool.hpp>
 #include <forma/error.hpp>
@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <variant>
 
-namespace forma::openai::detail {
+namespace forma {
 
-std::string_view answer_tool(const chat_options& options) noexcept {
+std::string_view answer_tool_name(const chat_options& options) noexcept {
     const bool tool_mode = options.structured_output_mode == structured_output_mode::tool;
     const bool json_schema = options.response_format && options.response_format->kind() == response_format_kind::json_schema;
     return tool_mode && json_schema ? final_result_tool_name : std::string_view();
@@ -53,8 +53,8 @@ chat_options with_answer_tool(const chat_options& options) {
     return out;
 }
 
-const chat_options& as_sent(const chat_options& requested, std::optional<chat_options>& storage) {
-    if (answer_tool(requested).empty()) return requested;
+const chat_options& options_as_sent(const chat_options& requested, std::optional<chat_options>& storage) {
+    if (answer_tool_name(requested).empty()) return requested;
     return storage.emplace(with_answer_tool(requested));
 }
 
@@ -72,4 +72,4 @@ agent_response<> answer_from_call(agent_response<> response, std::string_view to
     return response;
 }
 
-} // namespace forma::openai::detail
+} // namespace forma

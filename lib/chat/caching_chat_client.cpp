@@ -1,6 +1,5 @@
 #include <forma/chat/caching_chat_client.hpp>
 #include <forma/model/agent_response_builder.hpp>
-#include <forma/net/rate_limits.hpp>
 
 #include "../net/hex_digest.hpp"
 
@@ -124,9 +123,7 @@ struct caching_chat_client::state {
 
     asio::awaitable<void> store(const std::string& key, const agent_response<>& response) {
         boost::json::value kept = boost::json::value_from(response);
-        if (boost::json::value* properties = kept.as_object().if_contains("additional_properties");
-            properties && properties->is_object())
-            properties->as_object().erase(rate_limits::property); // what the provider said then, not later
+        kept.as_object().erase("rate_limits"); // what the provider said then, not later
         boost::json::object entry{{"format", entry_format}, {"response", std::move(kept)}};
         try {
             co_await cache->put(key, boost::json::serialize(entry), options.ttl);

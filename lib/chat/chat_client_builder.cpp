@@ -53,6 +53,14 @@ chat_client_builder&& chat_client_builder::use_concurrency_limit(concurrency_lim
     return std::move(use_concurrency_limit(std::move(options)));
 }
 
+chat_client_builder& chat_client_builder::use_telemetry() & {
+    return use([](std::shared_ptr<chat_client> inner) -> std::shared_ptr<chat_client> {
+        return std::make_shared<telemetry_chat_client>(std::move(inner));
+    });
+}
+
+chat_client_builder&& chat_client_builder::use_telemetry() && { return std::move(use_telemetry()); }
+
 std::shared_ptr<chat_client> chat_client_builder::build() const {
     return chat_detail::build_chain(inner_, factories_, "chat_client_builder");
 }

@@ -1,5 +1,5 @@
 #include <forma/chat/concurrency_limiter.hpp>
-#include <forma/net/rate_limits.hpp>
+#include <forma/model/rate_limits.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -214,9 +214,9 @@ struct concurrency_limiter::state : std::enable_shared_from_this<state> {
     }
 
     // What a response says: the provider's limits, and the real input tokens.
-    void observe(const boost::json::object& properties, const std::optional<usage_details>& usage, double estimated) {
+    void observe(const std::optional<rate_limits>& said, const std::optional<usage_details>& usage, double estimated) {
         if (options.follow_rate_limit_headers) {
-            if (const auto said = rate_limits::from_properties(properties)) {
+            if (said) {
                 const auto now = clock::now();
                 if (said->remaining_requests) {
                     provider_requests_exhausted = *said->remaining_requests == 0;
@@ -256,7 +256,7 @@ asio::awaitable<agent_response<>> concurrency_limiter::get_response_core(chat_re
         ~slot() { s.release(); }
     } held{*s};
     agent_response<> response = co_await s->inner->get_response(std::move(request));
-    s->observe(response.additional_properties, response.usage, estimated_input);
+    s->observe(response.rate_limits, response.usage, estimated_input);
     co_return response;
 }
 
@@ -283,14 +283,11 @@ public:
             throw;
         }
         if (!update) {
-            state_->observe(properties_, usage_, estimated_input_);
+            state_->observe(limits_, usage_, estimated_input_);
             give_back();
             co_return update;
         }
-        if (!seen_first_) {
-            seen_first_ = true;
-            properties_ = update->additional_properties;
-        }
+        if (update->rate_limits) limits_ = update->rate_limits;
         for (const content& c : update->contents)
             if (const auto* u = std::get_if<usage_content>(&c)) usage_ = u->details;
         co_return update;
@@ -307,9 +304,8 @@ private:
     chat_request request_;
     std::optional<update_stream> inner_;
     bool holding_ = false;
-    bool seen_first_ = false;
     double estimated_input_ = 0;
-    boost::json::object properties_;
+    std::optional<rate_limits> limits_;
     std::optional<usage_details> usage_;
 };
 

@@ -1,4 +1,4 @@
-#include <forma/net/rpc_error.hpp>
+#include <forma/json/rpc_error.hpp>
 #include <forma/registered_secret.hpp>
 
 namespace forma {

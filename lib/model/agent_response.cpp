@@ -79,13 +79,14 @@ std::vector<agent_response_update> agent_response<void>::to_updates() const {
     }
 
     const bool ids_untold = updates.empty() && (!response_id.empty() || !agent_id.empty());
-    if (finish_reason || usage || continuation_token || !raw_representation.is_null() ||
+    if (finish_reason || usage || continuation_token || rate_limits || !raw_representation.is_null() ||
         !additional_properties.empty() || ids_untold) {
         agent_response_update& trailer = updates.emplace_back();
         trailer.response_id = response_id;
         trailer.agent_id = agent_id;
         trailer.finish_reason = finish_reason;
         trailer.continuation_token = continuation_token;
+        trailer.rate_limits = rate_limits;
         if (usage) trailer.contents.emplace_back(usage_content(*usage));
         trailer.raw_representation = raw_representation;
         trailer.additional_properties = additional_properties;
@@ -98,7 +99,8 @@ bool operator==(const agent_response<void>& a, const agent_response<void>& b) {
     const auto* bo = b.original_response();
     return a.messages == b.messages && a.response_id == b.response_id && a.agent_id == b.agent_id &&
            a.created_at == b.created_at && a.finish_reason == b.finish_reason && a.usage == b.usage &&
-           a.continuation_token == b.continuation_token && a.raw_representation == b.raw_representation &&
+           a.continuation_token == b.continuation_token && a.rate_limits == b.rate_limits &&
+           a.raw_representation == b.raw_representation &&
            a.additional_properties == b.additional_properties && (ao && bo ? *ao == *bo : ao == bo);
 }
 
@@ -113,6 +115,7 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value& json,
     if (response.usage) o["usage"] = boost::json::value_from(*response.usage);
     if (response.continuation_token)
         o["continuation_token"] = boost::json::value_from(*response.continuation_token);
+    write_rate_limits(o, response.rate_limits);
     write_metadata(o, response.raw_representation, response.additional_properties);
     if (const auto* original = response.original_response())
         o["original_response"] = boost::json::value_from(*original);
@@ -128,6 +131,7 @@ agent_response<void> tag_invoke(boost::json::value_to_tag<agent_response<void>>,
     response.finish_reason = read_optional<finish_reason>(o, "finish_reason");
     response.usage = read_optional<usage_details>(o, "usage");
     response.continuation_token = read_optional<continuation_token>(o, "continuation_token");
+    response.rate_limits = read_rate_limits(o);
     response.raw_representation = read_value(o, "raw_representation");
     response.additional_properties = read_object(o, "additional_properties");
     if (auto original = read_optional<agent_response<void>>(o, "original_response"))
@@ -150,6 +154,7 @@ void add_response(agent_response<>& out, agent_response<>&& later) {
             out.usage = std::move(later.usage);
     }
     out.continuation_token = std::move(later.continuation_token);
+    if (later.rate_limits) out.rate_limits = std::move(later.rate_limits);
     for (auto& property : later.additional_properties) out.additional_properties[property.key()] = property.value();
     out.raw_representation = std::move(later.raw_representation);
 }

@@ -62,6 +62,7 @@ void agent_response_builder::add_update(Update&& update) {
     if (is_known_time(update.created_at) && !is_known_time(r.created_at))
         r.created_at = update.created_at;
     r.continuation_token = std::forward<Update>(update).continuation_token;
+    if (update.rate_limits) r.rate_limits = std::forward<Update>(update).rate_limits;
     for (const auto& property : update.additional_properties)
         r.additional_properties[property.key()] = property.value();
 

@@ -30,6 +30,7 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value& json,
     if (update.finish_reason) o["finish_reason"] = boost::json::value_from(*update.finish_reason);
     if (update.continuation_token)
         o["continuation_token"] = boost::json::value_from(*update.continuation_token);
+    write_rate_limits(o, update.rate_limits);
     o["contents"] = write_array(update.contents);
     write_metadata(o, update.raw_representation, update.additional_properties);
 }
@@ -46,6 +47,7 @@ agent_response_update tag_invoke(boost::json::value_to_tag<agent_response_update
     update.created_at = read_time(o, "created_at");
     update.finish_reason = read_optional<finish_reason>(o, "finish_reason");
     update.continuation_token = read_optional<continuation_token>(o, "continuation_token");
+    update.rate_limits = read_rate_limits(o);
     update.raw_representation = read_value(o, "raw_representation");
     update.additional_properties = read_object(o, "additional_properties");
     return update;

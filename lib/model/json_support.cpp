@@ -179,6 +179,18 @@ boost::json::object read_object(const boost::json::object& o, std::string_view k
     return v->get_object();
 }
 
+std::optional<rate_limits> read_rate_limits(const boost::json::object& o) {
+    constexpr std::string_view key = "rate_limits";
+    const boost::json::value* v = find(o, key);
+    if (!v || v->is_null()) return std::nullopt;
+    if (!v->is_object()) fail_type(member_path(key), "object or null", *v);
+    return rate_limits::from_json(v->get_object());
+}
+
+void write_rate_limits(boost::json::object& o, const std::optional<rate_limits>& limits) {
+    if (limits) o["rate_limits"] = limits->to_json();
+}
+
 std::optional<time_point> read_time(const boost::json::object& o, std::string_view key) {
     const boost::json::value* v = find(o, key);
     if (!v || v->is_null()) return std::nullopt;

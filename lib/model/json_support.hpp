@@ -4,6 +4,7 @@
 // throws json_error with a JSON Pointer, RFC 3339 times, ASCII case folding.
 
 #include <forma/json/json_error.hpp>
+#include <forma/model/rate_limits.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -85,6 +86,8 @@ boost::json::value read_value(const boost::json::object& o, std::string_view key
 /// An object member; empty when absent or null.
 boost::json::object read_object(const boost::json::object& o, std::string_view key);
 std::optional<time_point> read_time(const boost::json::object& o, std::string_view key);
+/// The "rate_limits" member; nullopt when absent or null.
+std::optional<rate_limits> read_rate_limits(const boost::json::object& o);
 
 /// A member converted with boost::json::value_to; nullopt when absent or null.
 template <class T>
@@ -129,6 +132,8 @@ inline void write_if_not_empty(boost::json::object& o, std::string_view key, con
     if (!s.empty()) o[key] = s;
 }
 void write_time(boost::json::object& o, std::string_view key, const std::optional<time_point>& t);
+/// Writes "rate_limits" when set.
+void write_rate_limits(boost::json::object& o, const std::optional<rate_limits>& limits);
 /// Writes "raw_representation" unless null and "additional_properties" unless empty.
 void write_metadata(boost::json::object& o, const boost::json::value& raw,
                     const boost::json::object& properties);

@@ -1,4 +1,4 @@
-#include <forma/net/rate_limits.hpp>
+#include <forma/model/rate_limits.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -18,7 +18,6 @@ std::optional<std::int64_t> count_member(const boost::json::object& o, std::stri
     const boost::json::value* v = o.if_contains(key);
     if (!v) return std::nullopt;
     if (v->is_int64() && v->get_int64() >= 0) return v->get_int64();
-    if (v->is_uint64()) return static_cast<std::int64_t>(v->get_uint64());
     return std::nullopt;
 }
 
@@ -35,10 +34,7 @@ boost::json::object rate_limits::to_json() const {
     return out;
 }
 
-std::optional<rate_limits> rate_limits::from_properties(const boost::json::object& additional_properties) {
-    const boost::json::value* v = additional_properties.if_contains(property);
-    if (!v || !v->is_object()) return std::nullopt;
-    const boost::json::object& o = v->get_object();
+rate_limits rate_limits::from_json(const boost::json::object& o) {
     rate_limits r;
     r.limit_requests = count_member(o, "limit_requests");
     r.limit_tokens = count_member(o, "limit_tokens");

@@ -2,7 +2,7 @@
 
 #include <forma/json/detail/reader.hpp>
 
-#include "answer_tool.hpp"
+#include <forma/chat/answer_tool.hpp>
 #include "request_parts.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -205,7 +205,7 @@ void add_tools(boost::json::object& body, const chat_options& options) {
 boost::json::object build_request(std::span<const chat_message> messages, const chat_options& requested,
                                   std::string_view default_model, bool stream) {
     std::optional<chat_options> by_tool;
-    const chat_options& options = detail::as_sent(requested, by_tool);
+    const chat_options& options = options_as_sent(requested, by_tool);
     const std::string_view model = options.model.empty() ? default_model : std::string_view(options.model);
     if (model.empty())
         throw error("an OpenAI chat request needs a model: set it in the client options or the chat options");

@@ -1,6 +1,6 @@
 #include <forma/openai/responses_request_builder.hpp>
 
-#include "answer_tool.hpp"
+#include <forma/chat/answer_tool.hpp>
 #include "request_parts.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -166,7 +166,7 @@ boost::json::object build_responses_request(std::span<const chat_message> messag
                                             std::string_view default_model, bool stream,
                                             const responses_client_options& settings) {
     std::optional<chat_options> by_tool;
-    const chat_options& options = detail::as_sent(requested, by_tool);
+    const chat_options& options = options_as_sent(requested, by_tool);
     const std::string_view model = options.model.empty() ? default_model : std::string_view(options.model);
     if (model.empty())
         throw error("an OpenAI Responses request needs a model: set it in the client options or the chat options");

@@ -1,9 +1,11 @@
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/agent/delegating_agent.hpp>
+#include <forma/chat/make_tool.hpp>
 #include <forma/model/agent_response_builder.hpp>
 
 #include "agent_test_support.hpp"
 
+#include <boost/describe/class.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 #include <boost/json/value_to.hpp>
@@ -17,6 +19,11 @@ using forma::chat_role;
 using forma::testing::scripted_chat_client;
 
 namespace {
+
+struct one_home_args {
+    std::string text;
+};
+BOOST_DESCRIBE_STRUCT(one_home_args, (), (text))
 
 class agent_core : public ::testing::Test {
 protected:
@@ -95,6 +102,26 @@ TEST_F(agent_core, a_response_format_set_in_several_places_follows_one_precedenc
     (void)run_to_completion(io, drain(agent.run_streaming("v", nullptr, {.chat_options = per_run})));
     EXPECT_EQ(client.requests().at(3).options.response_format, agent_member);
     EXPECT_EQ(client.requests().at(4).options.response_format, run_chat_options);
+}
+
+TEST_F(agent_core, the_agents_instructions_tools_and_format_have_one_home_its_chat_options) {
+    forma::chat_options asked;
+    asked.instructions = "Be brief.";
+    asked.tools.push_back(forma::make_tool("ping", "Answers pong.", [](const one_home_args&) { return std::string("pong"); }));
+    chat_client_agent agent(client, {.name = "a",
+                                     .instructions = "You are a.",
+                                     .chat_options = asked,
+                                     .response_format = forma::response_format::json(),
+                                     .tools = {forma::make_tool("echo", "Echoes.", [](const one_home_args&) { return std::string("echo"); })}});
+    const auto& options = agent.options();
+    EXPECT_TRUE(options.instructions.empty());
+    EXPECT_FALSE(options.response_format);
+    EXPECT_TRUE(options.tools.empty());
+    EXPECT_EQ(options.chat_options.instructions, "You are a.\n\nBe brief.");
+    EXPECT_EQ(options.chat_options.response_format, forma::response_format::json());
+    ASSERT_EQ(options.chat_options.tools.size(), 2u);
+    EXPECT_EQ(options.chat_options.tools[0].name(), "ping");
+    EXPECT_EQ(options.chat_options.tools[1].name(), "echo");
 }
 
 TEST_F(agent_core, the_session_keeps_the_conversation_and_survives_json) {

@@ -7,6 +7,10 @@ floor or above is an arrow back up, unless docs/architecture.md lists it under "
 pointing up" (a debt to pay, not a rule). A listed arrow that no longer exists fails too, so the
 list only shrinks.
 
+A private header of lib/X included by relative path from another folder ("../x/helper.hpp") must
+be listed under "Shared private headers" in docs/architecture.md; a listed header that no other
+folder includes any more fails too, so the list stays true.
+
 A member of a class declared under include/forma/Y defined in a source of lib/X (X != Y) would
 put Y's code in X's library: a part that links Y alone would miss it (the include check cannot
 see such a circle).
@@ -25,7 +29,7 @@ ARROW = "\N{RIGHTWARDS ARROW}"
 
 
 def read_architecture(path):
-    floors, listed = {}, set()
+    floors, listed, shared = {}, set(), set()
     section = None
     for line in open(path, encoding="utf-8"):
         if line.startswith("## "):
@@ -40,7 +44,11 @@ def read_architecture(path):
             arrow = re.match(r"- `([^`]+)` " + ARROW + r" `([^`]+)`", line)
             if arrow:
                 listed.add((arrow.group(1), arrow.group(2)))
-    return floors, listed
+        elif section == "Shared private headers":
+            header = re.match(r"- `(lib/[^`]+)`", line)
+            if header:
+                shared.add(header.group(1))
+    return floors, listed, shared
 
 
 ROOT_HEADERS = {"error.hpp": "error", "registered_secret.hpp": "error"}
@@ -72,6 +80,21 @@ def included_folder(including, target, source_dir):
     return folder_of(resolved) if os.path.exists(os.path.join(source_dir, resolved)) else None
 
 
+def private_header(including, target, source_dir):
+    """(header, folder) when a relative include lands in a private header of another folder of lib
+    than the including file's, else None."""
+    if target.startswith("forma/"):
+        return None
+    resolved = os.path.normpath(os.path.join(os.path.dirname(including), target))
+    parts = resolved.split("/")
+    if parts[0] != "lib" or len(parts) < 3 or not os.path.exists(os.path.join(source_dir, resolved)):
+        return None
+    own = including.split("/")
+    if own[0] == "lib" and len(own) > 2 and own[1] == parts[1]:
+        return None
+    return resolved, parts[1]
+
+
 def includes(source_dir, added):
     for top in ("include/forma", "lib"):
         for directory, _, files in os.walk(os.path.join(source_dir, top)):
@@ -82,8 +105,9 @@ def includes(source_dir, added):
                 with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
                     text = f.read()
                 for found in re.finditer(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', text, re.MULTILINE):
-                    yield relative, found.group(1)
-    yield from added
+                    yield relative, text.count("\n", 0, found.start(1)) + 1, found.group(1)
+    for file, include in added:
+        yield file, None, include
 
 
 def scoped_lines(path):
@@ -166,12 +190,21 @@ def main(argv):
         if arg == "--define":
             file, member = argv[i + 1].split("=", 1)
             defined.append((file, member))
-    floors, listed = read_architecture(os.path.join(source_dir, "docs", "architecture.md"))
+    floors, listed, shared = read_architecture(os.path.join(source_dir, "docs", "architecture.md"))
     if not floors:
         print("docs/architecture.md has no floor table")
         return 1
     problems, seen, arrows = [], set(), {}
-    for file, include in includes(source_dir, added):
+    shared_uses = {}  # header -> how many includes from other folders
+    for file, line, include in includes(source_dir, added):
+        private = private_header(file, include, source_dir)
+        if private:
+            header, owner = private
+            shared_uses[header] = shared_uses.get(header, 0) + 1
+            if header not in shared:
+                where = f"{file}:{line}" if line else file
+                problems.append(f"{where}: includes {header}, a private header of {owner} not listed as shared "
+                                "in docs/architecture.md")
         source, target = folder_of(file), included_folder(file, include, source_dir)
         if source is None or target is None or source == target:
             continue
@@ -191,15 +224,20 @@ def main(argv):
                         f"{target} is on {where} ({floors[target]})")
     problems.extend(misplaced_definitions(source_dir, defined))
     down = sum(1 for s, t in arrows if floors[t] < floors[s])
-    summary = f"{len(arrows)} arrows between folders, {down} down, {len(seen)} listed up"
+    summary = (f"{len(arrows)} arrows between folders, {down} down, {len(seen)} listed up, "
+               f"{sum(shared_uses.values())} cross-folder private includes of {len(shared_uses)} shared headers")
     # docs/architecture.md quotes the summary of a clean tree: a figure typed by hand goes stale.
-    quoted = re.search(r"^    (\d+ arrows between folders, \d+ down, \d+ listed up), 0 problems$",
+    quoted = re.search(r"^    (\d+ arrows between folders, \d+ down, \d+ listed up, "
+                       r"\d+ cross-folder private includes of \d+ shared headers), 0 problems$",
                        open(os.path.join(source_dir, "docs", "architecture.md"), encoding="utf-8").read(), re.MULTILINE)
     if not added and not defined and (not quoted or quoted.group(1) != summary):
         problems.append(f"docs/architecture.md quotes \"{quoted.group(1) if quoted else 'nothing'}\" where the tree has "
                         f"\"{summary}\": quote this script's last line there")
     for file, include in sorted(listed - seen):
         problems.append(f"docs/architecture.md lists {file} {ARROW} {include}, which no longer points up: "
+                        "take it off the list")
+    for header in sorted(shared - set(shared_uses)):
+        problems.append(f"docs/architecture.md lists {header} as shared, which no other folder includes: "
                         "take it off the list")
     for problem in sorted(set(problems)):
         print(problem)

@@ -3,7 +3,7 @@
 // answer and ignore ids and times, nothing cached for errors, background runs or sampled
 // requests (unless asked), LRU and TTL limits, a failing cache skipped.
 #include <forma/chat/caching_chat_client.hpp>
-#include <forma/net/rate_limits.hpp>
+#include <forma/model/rate_limits.hpp>
 #include <forma/testing/scripted_chat_client.hpp>
 
 #include "support/bounded_run.hpp"
@@ -113,11 +113,11 @@ TEST_F(caching_test, the_providers_rate_limits_are_not_kept_in_the_cache) {
     forma::agent_response<> with_limits(chat_message(chat_role::assistant(), "limited"));
     forma::rate_limits said;
     said.remaining_requests = 0;
-    with_limits.additional_properties[forma::rate_limits::property] = said.to_json();
+    with_limits.rate_limits = said;
     model.add_response(with_limits);
     caching_chat_client cached(model, cache);
-    EXPECT_TRUE(run(cached.get_response(ask("r"), deterministic())).additional_properties.contains(forma::rate_limits::property));
-    EXPECT_FALSE(run(cached.get_response(ask("r"), deterministic())).additional_properties.contains(forma::rate_limits::property))
+    EXPECT_TRUE(run(cached.get_response(ask("r"), deterministic())).rate_limits);
+    EXPECT_FALSE(run(cached.get_response(ask("r"), deterministic())).rate_limits)
         << "a hit would make a limiter wait on what the provider said long ago";
 }
 

@@ -2,7 +2,7 @@
 // queued, a full queue refused; token buckets per minute, corrected by reported usage; the
 // provider's rate-limit word followed; streams holding their slot until they end or go.
 #include <forma/chat/concurrency_limiter.hpp>
-#include <forma/net/rate_limits.hpp>
+#include <forma/model/rate_limits.hpp>
 #include <forma/testing/scripted_chat_client.hpp>
 
 #include "support/bounded_run.hpp"
@@ -39,7 +39,7 @@ public:
     }
 
     std::vector<std::string> started;
-    boost::json::object next_properties;
+    std::optional<forma::rate_limits> next_limits;
 
 protected:
     asio::awaitable<forma::agent_response<>> get_response_core(forma::chat_request request) override {
@@ -50,7 +50,7 @@ protected:
         boost::system::error_code ignored;
         co_await gate->async_wait(asio::redirect_error(asio::use_awaitable, ignored));
         forma::agent_response<> r(chat_message(chat_role::assistant(), "re: " + asked));
-        r.additional_properties = next_properties;
+        r.rate_limits = next_limits;
         co_return r;
     }
     forma::update_stream get_streaming_response_core(forma::chat_request request) override {
@@ -195,7 +195,7 @@ TEST_F(limiter_test, the_providers_word_that_no_requests_remain_holds_the_next_u
     forma::rate_limits exhausted;
     exhausted.remaining_requests = 0;
     exhausted.reset_requests = milliseconds(150);
-    model.next_properties[forma::rate_limits::property] = exhausted.to_json();
+    model.next_limits = exhausted;
     concurrency_limiter limited(model, {.max_in_flight = 0});
     std::chrono::steady_clock::time_point second_started{};
     const auto started = std::chrono::steady_clock::now();
@@ -244,7 +244,10 @@ TEST(rate_limits, header_values_parse_as_openai_sends_them) {
     rate_limits r;
     r.remaining_tokens = 10;
     r.reset_tokens = milliseconds(250);
-    boost::json::object properties{{rate_limits::property, r.to_json()}};
-    EXPECT_EQ(rate_limits::from_properties(properties), r);
-    EXPECT_FALSE(rate_limits::from_properties({}));
+    EXPECT_EQ(rate_limits::from_json(r.to_json()), r);
+    EXPECT_TRUE(rate_limits::from_json({{"remaining_tokens", -1}, {"limit_requests", "5"}}).empty())
+        << "what is not a count is left unset";
+    const auto header = [](std::string_view name) { return name == "x-ratelimit-remaining-tokens" ? "10" : ""; };
+    EXPECT_EQ(rate_limits::from_headers(header, forma::x_ratelimit_headers).remaining_tokens, 10);
+    EXPECT_TRUE(rate_limits::from_headers(header, {}).empty()) << "a provider that names no header reads none";
 }

@@ -536,7 +536,7 @@ TEST_F(chat_client_test, a_stream_over_the_byte_limit_fails_and_closes_the_conne
     };
     const auto e = expect_throw<forma::stream_error>([&] { run(consume()); });
     EXPECT_EQ(e.kind(), forma::stream_error_kind::stream_too_large);
-    EXPECT_NE(std::string(e.what()).find("client_options::max_stream_bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("max_stream_bytes"), std::string::npos) << e.what();
     EXPECT_GT(received, 0u);
     EXPECT_LT(received, answer.size());
     EXPECT_EQ(small.idle_connections(), 0u);

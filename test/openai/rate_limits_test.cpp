@@ -1,7 +1,7 @@
 // The provider's x-ratelimit-* headers, over real TLS: in a whole response's and a stream's
 // first update's additional_properties, and followed by a concurrency_limiter.
 #include <forma/chat/concurrency_limiter.hpp>
-#include <forma/net/rate_limits.hpp>
+#include <forma/model/rate_limits.hpp>
 #include <forma/openai/chat_client.hpp>
 #include <forma/openai/responses_client.hpp>
 
@@ -35,7 +35,7 @@ TEST_F(rate_limits_test, whole_and_streamed_responses_carry_what_the_headers_sai
     s.enqueue(with_limits(scripted_reply::stream("streamed"), "498", "1s"));
     forma::openai::chat_client client(io.get_executor(), options_for(s));
     const auto whole = run(client.get_response(ask("a"), {}));
-    const auto said = forma::rate_limits::from_properties(whole.additional_properties);
+    const auto& said = whole.rate_limits;
     ASSERT_TRUE(said);
     EXPECT_EQ(said->limit_requests, 500);
     EXPECT_EQ(said->remaining_requests, 499);
@@ -45,19 +45,20 @@ TEST_F(rate_limits_test, whole_and_streamed_responses_carry_what_the_headers_sai
 
     const auto updates = run(loopback::drain(client.get_streaming_response(ask("b"), {})));
     ASSERT_FALSE(updates.empty());
-    const auto streamed = forma::rate_limits::from_properties(updates.front().additional_properties);
+    const auto& streamed = updates.front().rate_limits;
     ASSERT_TRUE(streamed) << "the first update carries them";
     EXPECT_EQ(streamed->remaining_requests, 498);
-    EXPECT_EQ(forma::rate_limits::from_properties(forma::to_agent_response(updates).additional_properties), streamed);
-    for (std::size_t i = 1; i < updates.size(); ++i)
-        EXPECT_FALSE(updates[i].additional_properties.contains(forma::rate_limits::property)) << "once, not per update";
+    EXPECT_EQ(forma::to_agent_response(updates).rate_limits, streamed);
+    for (std::size_t i = 1; i < updates.size(); ++i) EXPECT_FALSE(updates[i].rate_limits) << "once, not per update";
+    const auto saved = boost::json::value_to<forma::agent_response<>>(boost::json::value_from(whole));
+    EXPECT_EQ(saved.rate_limits, said) << "a response written as JSON keeps them";
 }
 
 TEST_F(rate_limits_test, a_response_without_the_headers_has_no_rate_limits) {
     auto& s = server();
     s.enqueue(scripted_reply::completion("plain"));
     forma::openai::chat_client client(io.get_executor(), options_for(s));
-    EXPECT_FALSE(run(client.get_response(ask("a"), {})).additional_properties.contains(forma::rate_limits::property));
+    EXPECT_FALSE(run(client.get_response(ask("a"), {})).rate_limits);
 }
 
 TEST_F(rate_limits_test, a_limiter_holds_the_next_request_until_the_provider_says_requests_reset) {

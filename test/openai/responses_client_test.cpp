@@ -5,6 +5,7 @@
 
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/model/agent_response_builder.hpp>
+#include <forma/chat/telemetry_chat_client.hpp>
 #include <forma/openai/responses_client.hpp>
 #include <forma/telemetry/gen_ai.hpp>
 #include <forma/telemetry/in_memory_exporter.hpp>
@@ -468,7 +469,7 @@ TEST_F(responses_over_tls, malformed_and_unknown_events_from_the_server) {
 }
 
 TEST_F(responses_over_tls, each_call_of_a_background_run_is_a_span_with_the_response_id) {
-    auto& c = client({}, {.background_duration = 60ms});
+    forma::telemetry_chat_client c(client({}, {.background_duration = 60ms}));
     auto memory = std::make_shared<forma::telemetry::in_memory_exporter>();
     const forma::run_context parent{.trace = forma::telemetry::trace_parent{.exporter = memory}};
     auto r = run(c.get_response(ask("Trace me"), {.allow_background_responses = true}, parent));

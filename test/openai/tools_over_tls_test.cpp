@@ -3,6 +3,7 @@
 #include "loopback.hpp"
 
 #include <forma/agent/chat_client_agent.hpp>
+#include <forma/chat/telemetry_chat_client.hpp>
 #include <forma/middleware/agent_builder.hpp>
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/telemetry/in_memory_exporter.hpp>
@@ -224,7 +225,8 @@ TEST_F(tools_over_tls, a_typed_run_gets_its_answer_after_the_tools) {
 
 TEST_F(tools_over_tls, each_model_call_and_each_tool_call_is_a_span_of_the_run) {
     auto& s = server();
-    forma::openai::chat_client client(io.get_executor(), options_for(s));
+    forma::openai::chat_client provider(io.get_executor(), options_for(s));
+    forma::telemetry_chat_client client(provider);
     auto memory = std::make_shared<forma::telemetry::in_memory_exporter>();
     auto agent = forma::agent_builder(std::make_shared<forma::chat_client_agent>(
                                           client, forma::chat_client_agent_options{.name = "a", .tools = {weather}}))

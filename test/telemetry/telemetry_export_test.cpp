@@ -3,6 +3,7 @@
 // answering every path), checked against the OTLP JSON mapping.
 
 #include <forma/agent/chat_client_agent.hpp>
+#include <forma/chat/chat_client_builder.hpp>
 #include <forma/middleware/agent_builder.hpp>
 #include <forma/net/http_error.hpp>
 #include <forma/telemetry/gen_ai.hpp>
@@ -44,10 +45,12 @@ protected:
         return "http://127.0.0.1:" + std::to_string(s.port());
     }
 
-    /// The agent under test: an assistant over the OpenAI client, with telemetry to `exporter`.
+    /// The agent under test: an assistant over the OpenAI client (recorded as chat spans unless
+    /// `chat_spans` is false), with telemetry to `exporter`.
     std::shared_ptr<forma::agent> agent_with(std::shared_ptr<forma::telemetry::exporter> exporter,
-                                             bool sensitive = true) {
-        client_ = std::make_unique<forma::openai::chat_client>(io.get_executor(), options_for(server()));
+                                             bool sensitive = true, bool chat_spans = true) {
+        auto provider = std::make_shared<forma::openai::chat_client>(io.get_executor(), options_for(server()));
+        client_ = chat_spans ? forma::chat_client_builder(provider).use_telemetry().build() : provider;
         inner_ = std::make_unique<forma::chat_client_agent>(
             *client_, forma::chat_client_agent_options{.name = "assistant", .instructions = "Be brief."});
         return forma::agent_builder(*inner_)
@@ -64,7 +67,7 @@ protected:
     }
 
     std::unique_ptr<forma::testing::model_server> receiver_;
-    std::unique_ptr<forma::openai::chat_client> client_;
+    std::shared_ptr<forma::chat_client> client_;
     std::unique_ptr<forma::chat_client_agent> inner_;
     std::shared_ptr<forma::telemetry::in_memory_exporter> memory =
         std::make_shared<forma::telemetry::in_memory_exporter>();
@@ -134,6 +137,15 @@ TEST_F(telemetry_export, a_provider_error_is_an_error_span_at_both_levels) {
         EXPECT_EQ(span.status, forma::telemetry::status_code::error) << span.name;
         EXPECT_EQ(text(span, attr::error_type), "400") << span.name;
     }
+}
+
+TEST_F(telemetry_export, without_chat_spans_the_server_gets_the_agents_span_as_its_parent) {
+    auto agent = agent_with(memory, false, false);
+    EXPECT_EQ(run(agent->run("Hello")).text(), "You said: Hello");
+    const auto spans = memory->spans();
+    ASSERT_EQ(spans.size(), 1u);
+    EXPECT_EQ(spans[0].name, "invoke_agent assistant");
+    EXPECT_EQ(server().requests()[0].header("traceparent"), forma::telemetry::to_traceparent(spans[0].context));
 }
 
 TEST_F(telemetry_export, a_client_without_a_parent_records_nothing_and_sends_no_traceparent) {
@@ -279,8 +291,12 @@ TEST(otlp_http_exporter, leaves_nothing_pending_once_the_batch_is_sent) {
         exporting.get_executor(),
         forma::telemetry::otlp_http_exporter_options{.base_url = "http://127.0.0.1:" + std::to_string(collector.port()),
                                                      .schedule_delay = std::chrono::milliseconds(20)});
-    auto client = std::make_unique<forma::openai::chat_client>(
-        network.get_executor(), forma::openai::client_options{.base_url = model.base_url(), .model = "m"});
+    std::shared_ptr<forma::chat_client> client =
+        forma::chat_client_builder(std::make_shared<forma::openai::chat_client>(
+                                       network.get_executor(),
+                                       forma::openai::client_options{.base_url = model.base_url(), .model = "m"}))
+            .use_telemetry()
+            .build();
     auto inner = std::make_unique<forma::chat_client_agent>(*client);
     auto agent = forma::agent_builder(*inner).use_telemetry({.exporter = exporter}).build();
     auto answer = boost::asio::co_spawn(network, agent->run("Hello"), boost::asio::use_future);

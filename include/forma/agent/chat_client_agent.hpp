@@ -17,7 +17,11 @@ namespace forma {
 struct chat_client_agent_options {
     std::string name{};
     std::string description{};
-    /// System instructions for every run; a run's own instructions come after them.
+    /** `instructions`, `response_format` and `tools` are conveniences: the constructor writes
+        them into `chat_options` (the agent's one home for what it asks) and leaves them empty.
+        System instructions for every run, before `chat_options.instructions`; a run's own
+        instructions come after them.
+    */
     std::string instructions{};
     /// Generated (make_unique_id) when empty.
     std::string id{};
@@ -25,8 +29,7 @@ struct chat_client_agent_options {
     forma::chat_options chat_options{};
     /** The answer format of every run, unless a run sets its own (run<T> always does); set,
         it replaces `chat_options.response_format`. One precedence, highest first: the run's
-        agent_run_options::response_format, the run's chat_options, this, the agent's
-        chat_options.
+        agent_run_options::response_format, the run's chat_options, the agent's chat_options.
     */
     std::optional<forma::response_format> response_format{};
     /** Tools for every run, with `chat_options.tools`; a run's chat options may add

@@ -4,6 +4,7 @@
 #include <forma/chat/chat_client.hpp>
 #include <forma/chat/concurrency_limiter.hpp>
 #include <forma/chat/function_invoking_chat_client.hpp>
+#include <forma/chat/telemetry_chat_client.hpp>
 
 #include <functional>
 #include <memory>
@@ -15,6 +16,7 @@ namespace forma {
 
         auto client = forma::chat_client_builder(provider)
                           .use_function_invocation()            // outermost: the tool loop
+                          .use_telemetry()                      // a chat span per model call
                           .use_cache(cache)                     // then the response cache
                           .use_concurrency_limit({.max_in_flight = 8}) // innermost, next to the provider
                           .build();
@@ -45,6 +47,10 @@ public:
     /// Adds a concurrency_limiter.
     chat_client_builder& use_concurrency_limit(concurrency_limiter_options options = {}) &;
     chat_client_builder&& use_concurrency_limit(concurrency_limiter_options options = {}) &&;
+
+    /// Adds a telemetry_chat_client: each call below it is a `chat` span of the run's trace.
+    chat_client_builder& use_telemetry() &;
+    chat_client_builder&& use_telemetry() &&;
 
     /// The decorated client (the inner one when nothing was added).
     /// @throws error when a factory returns no client.

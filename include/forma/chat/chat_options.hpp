@@ -28,8 +28,8 @@ struct chat_options {
     std::vector<std::string> stop_sequences{};
     std::optional<std::int64_t> seed{};
     std::optional<forma::response_format> response_format{};
-    /** How a JSON Schema response format is asked for; unset: the client's default
-        (openai::client_options::structured_output_mode, native).
+    /** How a JSON Schema response format is asked for; unset: the chat client's default
+        (an option of the provider's client; native unless it says otherwise).
     */
     std::optional<forma::structured_output_mode> structured_output_mode{};
     /** Functions the model may call. A chat client sends their declarations; a

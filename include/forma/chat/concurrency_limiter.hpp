@@ -27,8 +27,8 @@ struct concurrency_limiter_options {
         charged after the fact). 0: no limit.
     */
     double tokens_per_minute = 0;
-    /** Follow the provider's rate-limit headers (forma::rate_limits in a response's
-        additional_properties): when it says no requests remain, or fewer tokens than the next
+    /** Follow the provider's rate-limit headers (a response's, a stream's first update's
+        `rate_limits`): when it says no requests remain, or fewer tokens than the next
         request takes, that request waits until the provider says they reset (1 s when it does
         not say).
     */

@@ -14,10 +14,10 @@ namespace forma {
     a W3C `traceparent` may set it to make a run a child span of the caller's.
 */
 struct run_context {
-    /** The span the next operation is a child of, and where its telemetry goes. A client
-        that records telemetry (openai::chat_client, openai::responses_client) makes its call
-        a child span of it and sends the W3C `traceparent` header; the tool loop makes each
-        tool call one. Unset: no telemetry.
+    /** The span the next operation is a child of, and where its telemetry goes. A
+        telemetry_chat_client makes each call below it a child span of it, a provider's client
+        sends its W3C `traceparent` header, and the tool loop makes each tool call a child span.
+        Unset: no telemetry.
     */
     std::optional<telemetry::trace_parent> trace{};
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/net/rpc_error.hpp>
+#include <forma/json/rpc_error.hpp>
 
 #include <cstdint>
 #include <optional>

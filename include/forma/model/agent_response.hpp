@@ -106,6 +106,8 @@ public:
     std::optional<usage_details> usage;
     /// Set when the run is not complete: pass it back in the run options to resume or poll.
     std::optional<forma::continuation_token> continuation_token;
+    /// What the provider's headers said about its rate limits, when it said anything.
+    std::optional<forma::rate_limits> rate_limits;
     /// The provider's own JSON for the response, or null.
     boost::json::value raw_representation;
     /// Provider fields forma has no member for, by name.

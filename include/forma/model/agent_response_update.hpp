@@ -5,6 +5,7 @@
 #include <forma/model/content.hpp>
 #include <forma/model/continuation_token.hpp>
 #include <forma/model/finish_reason.hpp>
+#include <forma/model/rate_limits.hpp>
 
 #include <boost/json/conversion.hpp>
 #include <boost/json/object.hpp>
@@ -46,6 +47,8 @@ public:
     std::optional<forma::finish_reason> finish_reason;
     /// Where the run can be resumed from after this update; none once it is complete.
     std::optional<forma::continuation_token> continuation_token;
+    /// What the provider's headers said about its rate limits: on a stream's first update.
+    std::optional<forma::rate_limits> rate_limits;
     /// The provider's own JSON for this update (e.g. one stream chunk), or null.
     boost::json::value raw_representation;
     /// Provider fields forma has no member for, by name.

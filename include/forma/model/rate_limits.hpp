@@ -9,15 +9,36 @@
 
 namespace forma {
 
-/** What a provider said about its rate limits with a response: OpenAI's (and compatible
-    servers') `x-ratelimit-limit-requests`, `-limit-tokens`, `-remaining-requests`,
-    `-remaining-tokens`, `-reset-requests` and `-reset-tokens` headers. The OpenAI clients put
-    it in a response's (a stream's first update's) additional_properties under `property`;
-    forma::concurrency_limiter follows it.
+/** The names of the headers a provider states its rate limits in. A provider's client passes its
+    own to rate_limits::from_headers; `x_ratelimit_headers` are OpenAI's and most compatible
+    servers'.
+*/
+struct rate_limit_headers {
+    std::string_view limit_requests{};
+    std::string_view limit_tokens{};
+    std::string_view remaining_requests{};
+    std::string_view remaining_tokens{};
+    /// Go-style durations ("1s", "6m0s", "20ms") until the limit is whole again.
+    std::string_view reset_requests{};
+    std::string_view reset_tokens{};
+};
+
+/// `x-ratelimit-limit-requests`, `-limit-tokens`, `-remaining-requests`, `-remaining-tokens`,
+/// `-reset-requests` and `-reset-tokens`.
+inline constexpr rate_limit_headers x_ratelimit_headers{
+    .limit_requests = "x-ratelimit-limit-requests",
+    .limit_tokens = "x-ratelimit-limit-tokens",
+    .remaining_requests = "x-ratelimit-remaining-requests",
+    .remaining_tokens = "x-ratelimit-remaining-tokens",
+    .reset_requests = "x-ratelimit-reset-requests",
+    .reset_tokens = "x-ratelimit-reset-tokens",
+};
+
+/** What a provider said about its rate limits with a response. A provider's client sets it on
+    the response (on a stream's first update) it read the headers of; forma::concurrency_limiter
+    follows it.
 */
 struct rate_limits {
-    static constexpr std::string_view property = "rate_limits";
-
     std::optional<std::int64_t> limit_requests{};
     std::optional<std::int64_t> limit_tokens{};
     std::optional<std::int64_t> remaining_requests{};
@@ -34,19 +55,21 @@ struct rate_limits {
 
     /// {"remaining_requests": 12, "reset_requests_ms": 1000, ...}: the members that are set.
     boost::json::object to_json() const;
-    /// What to_json wrote, from `additional_properties[property]`; nullopt when absent.
-    static std::optional<rate_limits> from_properties(const boost::json::object& additional_properties);
+    /// What to_json wrote; a member that is not a non-negative integer is left unset.
+    static rate_limits from_json(const boost::json::object& json);
 
-    /// From a header lookup (`header(name)` gives a value or ""); empty when none is there.
+    /// From a header lookup (`header(name)` gives a value or ""), by the provider's header names;
+    /// empty when none is there. A header without a name is not looked up.
     template <class HeaderLookup>
-    static rate_limits from_headers(HeaderLookup&& header) {
+    static rate_limits from_headers(HeaderLookup&& header, const rate_limit_headers& names) {
+        auto value = [&](std::string_view name) { return name.empty() ? std::string_view() : std::string_view(header(name)); };
         rate_limits r;
-        r.limit_requests = parse_count(header("x-ratelimit-limit-requests"));
-        r.limit_tokens = parse_count(header("x-ratelimit-limit-tokens"));
-        r.remaining_requests = parse_count(header("x-ratelimit-remaining-requests"));
-        r.remaining_tokens = parse_count(header("x-ratelimit-remaining-tokens"));
-        r.reset_requests = parse_reset(header("x-ratelimit-reset-requests"));
-        r.reset_tokens = parse_reset(header("x-ratelimit-reset-tokens"));
+        r.limit_requests = parse_count(value(names.limit_requests));
+        r.limit_tokens = parse_count(value(names.limit_tokens));
+        r.remaining_requests = parse_count(value(names.remaining_requests));
+        r.remaining_tokens = parse_count(value(names.remaining_tokens));
+        r.reset_requests = parse_reset(value(names.reset_requests));
+        r.reset_tokens = parse_reset(value(names.reset_tokens));
         return r;
     }
 

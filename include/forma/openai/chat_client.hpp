@@ -33,8 +33,9 @@ struct chat_client_state;
     destroying a stream, closes the connection at once and throws
     `boost::system::system_error` (`operation_aborted`) for a cancelled wait.
 
-    Telemetry: a call whose run context carries a trace (set by telemetry_agent) is recorded as a child span `chat {model}` and sends that
-    span's W3C `traceparent` header.
+    Telemetry: a call whose run context carries a trace sends the W3C `traceparent`
+    header of that trace's span; a telemetry_chat_client above it
+    (chat_client_builder::use_telemetry) records the call as a span `chat {model}`.
 
     Like an Asio I/O object, a client is used from one thread at a time: run its
     io_context on one thread, or give it a strand. Operations and streams keep

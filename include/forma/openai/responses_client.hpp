@@ -47,8 +47,9 @@ struct responses_client_state;
     is an http_error with status 404.
 
     Telemetry: every call (a creation, a poll, a resumption, a cancellation) whose
-    run context carries a trace is its own child span `chat {model}` with
-    `gen_ai.response.id`, and sends that span's W3C `traceparent` header.
+    run context carries a trace sends the W3C `traceparent` header of that trace's
+    span; a telemetry_chat_client above it (chat_client_builder::use_telemetry)
+    records creations, polls and resumptions as spans `chat {model}`.
 
     Used from one thread at a time, like an Asio I/O object; operations and
     streams keep what they need alive.

@@ -1,0 +1,63 @@
+#include "connection.hpp"
+
+#include <forma/error.hpp>
+#include <forma/openai/response_parser.hpp>
+
+namespace forma::openai::detail {
+
+namespace {
+
+provider_transport_options transport_options(const client_options& options) {
+    provider_transport_options out{.base_url = options.base_url,
+                                   .headers = {},
+                                   .secrets = {},
+                                   .trust = options.trust,
+                                   .timeouts = options.timeouts,
+                                   .retry = options.retry,
+                                   .max_response_body = options.max_response_body,
+                                   .max_stream_bytes = options.max_stream_bytes,
+                                   .max_idle_connections = options.max_idle_connections,
+                                   .rate_limit_headers = x_ratelimit_headers,
+                                   .read_error = [](int status, std::string_view body) { return parse_error(status, body); }};
+    if (!options.api_key.empty()) {
+        out.secrets.push_back(options.api_key);
+        if (options.azure)
+            out.headers.emplace_back("api-key", options.api_key);
+        else
+            out.headers.emplace_back("Authorization", "Bearer " + options.api_key);
+    }
+    if (!options.organization.empty()) out.headers.emplace_back("OpenAI-Organization", options.organization);
+    if (!options.project.empty()) out.headers.emplace_back("OpenAI-Project", options.project);
+    out.headers.insert(out.headers.end(), options.headers.begin(), options.headers.end());
+    return out;
+}
+
+client_options checked(client_options options) {
+    if (options.azure) {
+        if (options.azure->deployment.empty()) throw error("azure_options needs a deployment name");
+        if (options.model.empty()) options.model = options.azure->deployment;
+    }
+    return options;
+}
+
+} // namespace
+
+connection::connection(provider_transport::executor_type executor, client_options options)
+    : options_(checked(std::move(options))),
+      transport_(std::make_shared<provider_transport>(std::move(executor), transport_options(options_))) {}
+
+std::string connection::target(std::string_view path, std::string_view query) const {
+    if (!options_.azure) return transport_->target(path, query);
+    std::string azure_query = "api-version=" + options_.azure->api_version;
+    if (!query.empty()) azure_query.append("&").append(query);
+    return transport_->target(path, azure_query);
+}
+
+provider_metadata connection::provider() const {
+    return {.name = options_.azure ? "azure.ai.openai" : "openai",
+            .server_address = transport_->server().host,
+            .server_port = transport_->server().port,
+            .default_model = options_.model};
+}
+
+} // namespace forma::openai::detail
