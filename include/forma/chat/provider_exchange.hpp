@@ -89,9 +89,7 @@ public:
 private:
     boost::asio::awaitable<void> start() {
         started_ = true;
-        co_await body_.open(request_, context_);
-        request_.body.clear();
-        request_.body.shrink_to_fit();
+        co_await body_.open(std::move(request_), context_); // the body is not kept while the answer streams
         // A server that ignores the request for a stream answers with one JSON body: hand it out as updates.
         if (body_.is_whole_json()) {
             replied_whole_ = true;
