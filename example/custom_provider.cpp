@@ -179,8 +179,7 @@ public:
               std::move(executor),
               forma::provider_transport_options{
                   .base_url = std::move(base_url),
-                  .headers = {{"X-Parrot-Key", key}},
-                  .secrets = {key}, // a header of another name than the usual ones: named as a secret
+                  .headers = {{"X-Parrot-Key", key}}, // a credential-named header: never in an error
                   .rate_limit_headers = {.remaining_requests = "parrot-requests-left"},
                   .read_error =
                       [](int status, std::string_view body) {

@@ -166,8 +166,6 @@ asio::awaitable<void> provider_body_stream::open(provider_request request, run_c
     state_->head = std::move(opened.head);
 }
 
-bool provider_body_stream::is_open() const noexcept { return state_ && state_->connection != nullptr; }
-
 std::string_view provider_body_stream::header(std::string_view name) const noexcept {
     return state_->head.header(name);
 }

@@ -19,8 +19,7 @@ provider_transport_options transport_options(const client_options& options) {
                                    .max_idle_connections = options.max_idle_connections,
                                    .rate_limit_headers = x_ratelimit_headers,
                                    .read_error = [](int status, std::string_view body) { return parse_error(status, body); }};
-    if (!options.api_key.empty()) {
-        out.secrets.push_back(options.api_key);
+    if (!options.api_key.empty()) { // credential-named headers: their values never reach an error
         if (options.azure)
             out.headers.emplace_back("api-key", options.api_key);
         else

@@ -118,7 +118,6 @@ public:
 
     /// @throws as provider_transport::exchange.
     boost::asio::awaitable<void> open(provider_request request, run_context context);
-    bool is_open() const noexcept;
     /// A header of the response open() read ("" when absent).
     std::string_view header(std::string_view name) const noexcept;
     /// Whether the server answered with a whole JSON body, not an event stream.
@@ -133,8 +132,6 @@ public:
     boost::asio::awaitable<std::string> read_rest();
     /// Closes at once (after a failure or a cancellation).
     void close() noexcept;
-
-    provider_transport& owner() const noexcept { return *transport_; }
 
 private:
     struct state;
