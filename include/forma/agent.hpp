@@ -13,13 +13,13 @@
 #include <forma/agent/history_limit.hpp>
 #include <forma/agent/in_memory_session_store.hpp>
 #include <forma/agent/in_memory_task_store.hpp>
+#include <forma/agent/served_agent.hpp>
 #include <forma/agent/agent_task.hpp>
 #include <forma/agent/task_store.hpp>
 #include <forma/agent/session_id.hpp>
 #include <forma/agent/session_ref.hpp>
 #include <forma/agent/session_store.hpp>
 #include <forma/agent/stored_agent.hpp>
-#include <forma/agent/structured_format.hpp>
 #include <forma/chat/chat_client.hpp>
 #include <forma/chat/chat_options.hpp>
 #include <forma/chat/provider_metadata.hpp>

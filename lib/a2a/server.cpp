@@ -1,6 +1,7 @@
 // forma::a2a::server: an agent served over A2A 1.0 and 0.3 (JSON-RPC 2.0 over HTTP, SSE for
 // streams). The methods work in 0.3 shapes; wire_v1 translates a 1.0 request and its answers.
 #include <forma/a2a/server.hpp>
+#include <forma/agent/served_agent.hpp>
 
 #include "../json/json_members.hpp"
 #include "../json/json_rpc.hpp"
@@ -8,7 +9,6 @@
 #include "../model/json_support.hpp"
 #include "../net/media_type.hpp"
 #include "../text/ascii.hpp"
-#include "../agent/task_runner.hpp"
 #include "push_notifier.hpp"
 #include "task_wire.hpp"
 #include "wire_v1.hpp"
@@ -67,7 +67,7 @@ net::http_reply rpc_reply(std::string body) { return {.status = 200, .content_ty
 struct rpc_call {
     json::value id;
     protocol_version version = protocol_version::v0_3;
-    /// The owner of the tasks it reaches (the caller's): agent_detail::task_owner.
+    /// The owner of the tasks it reaches (the caller's): served_agent::owner_of.
     std::string owner{};
 
     // A result of a method that works in 0.3 shapes; `wrapped`: 1.0 says what it is by its key.
@@ -162,14 +162,13 @@ net::http_reply rpc_error_shape(unsigned status, std::string_view message) {
 
 struct server::state {
     state(forma::agent& a, server_options o)
-        : served(a), options(agent_detail::with_default_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {
+        : options(std::move(o)), core(a, options.tasks, options.sessions) {
         if (options.push_notifications.enabled)
-            notifier.emplace(a.get_executor(), options.tasks, options.push_notifications, as_data());
+            notifier.emplace(a.get_executor(), core.tasks(), options.push_notifications, as_data());
     }
 
-    forma::agent& served;
     server_options options;
-    agent_detail::task_runner runner;
+    served_agent core;
     std::optional<detail::push_notifier> notifier; // with push notifications enabled
 
     bool as_data() const noexcept { return options.answer_format.has_value(); }
@@ -197,8 +196,8 @@ struct server::state {
                               {"tags", json::array()}});
         };
         for (const agent_skill& s : options.skills) add(s);
-        const std::string name = options.name.empty() ? std::string(served.name()) : options.name;
-        const std::string description = options.description.empty() ? std::string(served.description()) : options.description;
+        const std::string name = options.name.empty() ? std::string(core.served().name()) : options.name;
+        const std::string description = options.description.empty() ? std::string(core.served().description()) : options.description;
         if (skills.empty())
             skills.push_back({{"id", valid_utf8(name.empty() ? "agent" : name)}, {"name", valid_utf8(name.empty() ? "agent" : name)},
                               {"description", valid_utf8(description)}, {"tags", json::array()}, {"outputModes", output_modes}});
@@ -244,16 +243,16 @@ struct server::state {
         return card(card_url(request), call.version, true);
     }
 
-    // Starts the agent's run for a task (agent_detail::task_runner keeps it in the store).
+    // Starts the agent's run for a task (served_agent keeps it in the store).
     void start(const agent_task& task, std::vector<chat_message> input) {
         agent_run_options run_options;
         run_options.response_format = options.answer_format;
-        runner.start(task, std::move(input), std::move(run_options));
+        core.start(task, std::move(input), std::move(run_options));
     }
 
     // The task once it has stopped, or as it stands at `deadline`.
     asio::awaitable<agent_task> settle(const std::string& task_id, std::optional<clock::time_point> deadline) {
-        std::optional<agent_task> task = co_await runner.settle(task_id, deadline);
+        std::optional<agent_task> task = co_await core.settle(task_id, deadline);
         if (!task) throw rpc_failure{task_not_found, "the task " + task_id + " is gone"};
         co_return std::move(*task);
     }
@@ -270,7 +269,7 @@ struct server::state {
         std::vector<function_approval_request_content> waiting;
         std::optional<agent_task> task;
         if (!answered_task.empty()) {
-            task = co_await agent_detail::load_owned(*options.tasks, answered_task, owner);
+            task = co_await core.load_owned(answered_task, owner);
             if (!task) throw rpc_failure{task_not_found, "the task " + answered_task + " was not found"};
             if (task->state != task_state::input_required)
                 throw rpc_failure{is_final(task->state) ? unsupported_operation : invalid_params,
@@ -292,12 +291,12 @@ struct server::state {
         if (context_id.empty()) context_id = make_unique_id();
         if (task) {
             // Two answers at once (to two servers of a fleet, say): the first one counts.
-            const bool answered_here = co_await options.tasks->transition(task->id, task_state::input_required, task_state::submitted);
+            const bool answered_here = co_await core.tasks()->transition(task->id, task_state::input_required, task_state::submitted);
             if (!answered_here)
                 throw rpc_failure{invalid_params, "the task " + answered_task + " was answered already, by another message"};
         } else {
             agent_task fresh{.id = make_unique_id(), .context_id = context_id, .owner = owner, .input = input};
-            co_await options.tasks->create(fresh);
+            co_await core.tasks()->create(fresh);
             task = std::move(fresh);
         }
         if (push) {
@@ -305,7 +304,7 @@ struct server::state {
             (void)notifier->add(std::move(*push), *task);
         }
         start(*task, std::move(input));
-        std::optional<agent_task> now = co_await options.tasks->load(task->id);
+        std::optional<agent_task> now = co_await core.tasks()->load(task->id);
         co_return std::move(*now);
     }
 
@@ -334,7 +333,7 @@ struct server::state {
         const std::string task_key = v1_0 || operation == "set" ? "taskId" : "id";
         const std::string task_id = json_detail::string_member(params, task_key);
         if (task_id.empty()) throw rpc_failure{invalid_params, "params." + task_key + " must name a task"};
-        const std::optional<agent_task> task = co_await agent_detail::load_owned(*options.tasks, task_id, call.owner);
+        const std::optional<agent_task> task = co_await core.load_owned(task_id, call.owner);
         if (!task) throw rpc_failure{task_not_found, "the task " + task_id + " was not found"};
         const auto shown = [&](detail::push_config c) {
             c.version = call.version;
@@ -393,7 +392,7 @@ struct server::state {
     asio::awaitable<agent_task> existing(const json::object& params, const std::string& owner) {
         const std::string id = json_detail::string_member(params, "id");
         if (id.empty()) throw rpc_failure{invalid_params, "params.id must name a task"};
-        std::optional<agent_task> task = co_await agent_detail::load_owned(*options.tasks, id, owner);
+        std::optional<agent_task> task = co_await core.load_owned(id, owner);
         if (!task) throw rpc_failure{task_not_found, "the task " + id + " was not found"};
         co_return std::move(*task);
     }
@@ -402,11 +401,7 @@ struct server::state {
         const agent_task task = co_await existing(params, owner);
         if (is_final(task.state))
             throw rpc_failure{task_not_cancelable, "the task " + task.id + " is " + std::string(to_string(task.state)) + " and cannot be canceled"};
-        (void)co_await options.tasks->request_cancel(task.id);
-        // Waiting for an answer, nothing runs it; a run elsewhere in a fleet is canceled by its
-        // own instance, which watches the store.
-        if (task.state == task_state::input_required) co_await options.tasks->set_state(task.id, task_state::canceled);
-        else runner.cancel(task.id);
+        co_await core.cancel(task);
         co_return detail::task_object(co_await settle(task.id, clock::now() + std::chrono::seconds(5)), as_data());
     }
 
@@ -416,7 +411,7 @@ struct server::state {
         task_page page;
         if (query) {
             try {
-                page = co_await options.tasks->list(std::move(*query));
+                page = co_await core.tasks()->list(std::move(*query));
             } catch (const std::invalid_argument& e) {
                 throw rpc_failure{invalid_params, e.what()};
             }
@@ -448,7 +443,7 @@ struct server::state {
         std::uint64_t version = task->version;
         bool artifact_started = !detail::task_view(*task).answer_text().empty();
         while (!has_stopped(sent)) {
-            std::optional<task_changes> changes = co_await options.tasks->changes(task_id, next, version, agent_detail::stream_keep_alive);
+            std::optional<task_changes> changes = co_await core.tasks()->changes(task_id, next, version, served_agent::keep_alive_interval);
             if (!changes) co_return;
             if (changes->version == version) {
                 co_await writer.write(": keep-alive\n\n");
@@ -470,7 +465,7 @@ struct server::state {
                 }
             }
             if (changes->state != sent) {
-                std::optional<agent_task> now = co_await options.tasks->load(task_id);
+                std::optional<agent_task> now = co_await core.tasks()->load(task_id);
                 if (!now) co_return;
                 task = std::move(now);
                 next = task->updates.size();
@@ -522,7 +517,7 @@ struct server::state {
             co_await writer.send(rpc_reply(rpc::error_reply(rpc::answer_id(body), invalid_request, why)));
             co_return;
         }
-        rpc_call call{.id = *message.id, .owner = agent_detail::task_owner("a2a", request.caller)};
+        rpc_call call{.id = *message.id, .owner = served_agent::owner_of("a2a", request.caller)};
         std::string method(message.method);
         if (std::optional<rpc_failure> refused = read_version(request, method, call)) {
             co_await writer.send(rpc_reply(call.error(refused->code, refused->message)));
@@ -628,7 +623,7 @@ server::~server() = default;
 
 json::object server::card(std::string_view url, protocol_version version) const { return state_->card(url, version); }
 
-std::size_t server::running_tasks() const noexcept { return state_->runner.running(); }
+std::size_t server::running_tasks() const noexcept { return state_->core.running(); }
 
 push_delivery_counts server::push_deliveries() const noexcept {
     return state_->notifier ? state_->notifier->counts() : push_delivery_counts{};

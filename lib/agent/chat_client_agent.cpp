@@ -36,6 +36,10 @@ forma::chat_options chat_client_agent::effective_chat_options(const agent_run_op
     if (run.structured_output_mode) out.structured_output_mode = run.structured_output_mode;
     if (run.continuation_token) out.continuation_token = run.continuation_token;
     out.allow_background_responses = out.allow_background_responses || run.allow_background_responses;
+    if (!out.structured_output_mode && out.response_format && out.response_format->kind() == response_format_kind::json_schema) {
+        const provider_metadata served_by = client_.provider();
+        if (!served_by.structured_output_modes.empty()) out.structured_output_mode = served_by.structured_output_modes.front();
+    }
     return out;
 }
 
@@ -136,27 +140,37 @@ void chat_client_agent::after_run(agent_session& session, const std::vector<chat
         session.history = limit_history(session.history, *options_.history_limit, estimator_, added);
 }
 
-bool chat_client_agent::uses_loop(const forma::chat_options& request, const agent_session& session,
-                                  const std::vector<chat_message>& messages) {
-    return !request.tools.empty() || holds_approvals(messages) || holds_approvals(session.history);
+/// One run's request, the client it goes to, its validation retries, and what a history limit learns from.
+struct chat_client_agent::prepared_call {
+    chat_client& target;
+    chat_request call;
+    agent_detail::output_retry retry;
+    std::vector<chat_message> to_calibrate; // a copy only where a history limit learns from it
+};
+
+chat_client_agent::prepared_call chat_client_agent::prepare(agent_run& run) {
+    auto& [messages, session, options] = run;
+    forma::chat_options request = effective_chat_options(options);
+    // The tool loop runs where the request has tools, or approvals to settle.
+    const bool loop = !request.tools.empty() || holds_approvals(messages) || holds_approvals(session->history);
+    agent_detail::output_retry retry(options, request, options_.max_output_retries);
+    std::vector<chat_message> sent = conversation(*session, messages);
+    std::vector<chat_message> to_calibrate;
+    if (options_.history_limit && !loop) to_calibrate = sent;
+    chat_client& target = loop && !client_runs_tools_ ? invoking_ : client_;
+    return {target, {std::move(sent), std::move(request), std::move(options.context)}, std::move(retry), std::move(to_calibrate)};
 }
 
 boost::asio::awaitable<agent_response<>>
 chat_client_agent::run_core(agent_run run) {
-    auto& [messages, session, options] = run;
-    forma::chat_options request = effective_chat_options(options);
-    const bool loop = uses_loop(request, *session, messages);
-    chat_client& target = loop && !client_runs_tools_ ? invoking_ : client_;
-    agent_detail::output_retry retry(options, request, options_.max_output_retries);
-    std::vector<chat_message> sent = conversation(*session, messages);
-    std::vector<chat_message> to_calibrate; // a copy only where a history limit learns from it
-    if (options_.history_limit && !loop) to_calibrate = sent;
-    chat_request call{std::move(sent), std::move(request), std::move(options.context)};
-    agent_response<> response = co_await agent_detail::get_checked_response(target, call, std::move(retry));
+    prepared_call prepared = prepare(run);
+    agent_session& session = *run.session;
+    agent_response<> response =
+        co_await agent_detail::get_checked_response(prepared.target, prepared.call, std::move(prepared.retry));
     claim(response);
-    const std::size_t stored_before = session->history.size();
-    remember(*session, std::move(messages), response.messages, answer_kind::whole);
-    after_run(*session, to_calibrate, response, session->history.size() - std::min(stored_before, session->history.size()));
+    const std::size_t stored_before = session.history.size();
+    remember(session, std::move(run.messages), response.messages, answer_kind::whole);
+    after_run(session, prepared.to_calibrate, response, session.history.size() - std::min(stored_before, session.history.size()));
     co_return response;
 }
 
@@ -201,18 +215,11 @@ private:
 };
 
 update_stream chat_client_agent::run_streaming_core(agent_run run) {
-    auto& [messages, session, options] = run;
-    forma::chat_options request = effective_chat_options(options);
-    const bool loop = uses_loop(request, *session, messages);
-    chat_client& target = loop && !client_runs_tools_ ? invoking_ : client_;
-    agent_detail::output_retry retry(options, request, options_.max_output_retries);
-    std::vector<chat_message> sent = conversation(*session, messages);
-    std::vector<chat_message> to_calibrate;
-    if (options_.history_limit && !loop) to_calibrate = sent;
-    update_stream inner = agent_detail::get_checked_streaming_response(
-        target, {std::move(sent), std::move(request), std::move(options.context)}, std::move(retry));
-    return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(inner), std::move(messages),
-                                                                         std::move(session), std::move(to_calibrate)));
+    prepared_call prepared = prepare(run);
+    update_stream inner = agent_detail::get_checked_streaming_response(prepared.target, std::move(prepared.call),
+                                                                       std::move(prepared.retry));
+    return update_stream(get_executor(), std::make_unique<streaming_run>(*this, std::move(inner), std::move(run.messages),
+                                                                         std::move(run.session), std::move(prepared.to_calibrate)));
 }
 
 } // namespace forma

@@ -47,6 +47,26 @@ const char* kind_name(response_format_kind kind) {
 
 } // namespace
 
+boost::json::object response_format::wrap_in_data_object(const boost::json::object& schema) {
+    boost::json::object inner = schema;
+    boost::json::object wrapper;
+    if (auto it = inner.find("$schema"); it != inner.end()) {
+        wrapper["$schema"] = std::move(it->value());
+        inner.erase(it);
+    }
+    wrapper["type"] = "object";
+    boost::json::value defs;
+    if (auto it = inner.find("$defs"); it != inner.end()) {
+        defs = std::move(it->value());
+        inner.erase(it);
+    }
+    wrapper["properties"] = boost::json::object{{"data", std::move(inner)}};
+    wrapper["required"] = boost::json::array{"data"};
+    wrapper["additionalProperties"] = false;
+    if (!defs.is_null()) wrapper["$defs"] = std::move(defs);
+    return wrapper;
+}
+
 response_format response_format::json_schema(std::string name, boost::json::object schema,
                                              std::string description,
                                              std::optional<bool> strict) {

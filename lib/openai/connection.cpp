@@ -53,10 +53,15 @@ std::string connection::target(std::string_view path, std::string_view query) co
 }
 
 provider_metadata connection::provider() const {
+    const structured_output_mode other_mode = options_.structured_output_mode == structured_output_mode::native
+                                                  ? structured_output_mode::tool
+                                                  : structured_output_mode::native;
     return {.name = options_.azure ? "azure.ai.openai" : "openai",
             .server_address = transport_->server().host,
             .server_port = transport_->server().port,
-            .default_model = options_.model};
+            .default_model = options_.model,
+            .structured_output_modes = {options_.structured_output_mode, other_mode},
+            .schema_dialect = schema_dialect::openai_strict};
 }
 
 } // namespace forma::openai::detail

@@ -31,7 +31,8 @@ namespace json = boost::json;
 // What every script shares: the server's time in ms; the TTL of both keys (ARGV[1], ms; '0':
 // none); a task's time of update, which is also its place in its owner's listing (a sorted set
 // named in the task's 'index' field, of task keys by time); a running task whose claim has lapsed
-// failed (the instance that ran it is gone).
+// failed (the instance that ran it is gone); a change of the task's own hash: touched, its version
+// the next, both keys kept.
 #define FORMA_TASK_SCRIPT_PRELUDE                                                                                   \
     "local function now_ms() local t = redis.call('TIME') "                                                       \
     "return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end\n"                                      \
@@ -44,7 +45,9 @@ namespace json = boost::json;
     "if (state == 'submitted' or state == 'working') and "                                                        \
     "tonumber(redis.call('HGET', key, 'lease_until') or '0') < now_ms() then "                                    \
     "redis.call('HSET', key, 'state', 'failed', 'error', why) touch(key, now_ms()) "                              \
-    "redis.call('HINCRBY', key, 'version', 1) end end\n"
+    "redis.call('HINCRBY', key, 'version', 1) end end\n"                                                          \
+    "local function changed(t) touch(KEYS[1], t) local version = redis.call('HINCRBY', KEYS[1], 'version', 1) "   \
+    "keep() return version end\n"
 
 // KEYS: hash, updates, the owner's listing. ARGV: ttl, lease, context_id, state, error, properties,
 // input, owner, updates... 1 when created, 0 when the id is taken.
@@ -66,10 +69,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 for i = 3, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 local t = now_ms()
 redis.call('HSET', KEYS[1], 'lease_until', t + tonumber(ARGV[2]))
-touch(KEYS[1], t)
-local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
-keep()
-return version
+return changed(t)
 )lua");
 
 // KEYS: hash, updates. ARGV: ttl, lease, state, error, the state it must have now ('': any).
@@ -79,10 +79,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'state') ~= ARGV[5] then return 0 end
 local t = now_ms()
 redis.call('HSET', KEYS[1], 'state', ARGV[3], 'error', ARGV[4], 'lease_until', t + tonumber(ARGV[2]))
-touch(KEYS[1], t)
-local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
-keep()
-return version
+return changed(t)
 )lua");
 
 // KEYS: hash, updates. ARGV: ttl. -1 for no task, 1 when asked now, 0 when asked before or final.
@@ -91,9 +88,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local state = redis.call('HGET', KEYS[1], 'state')
 if redis.call('HGET', KEYS[1], 'cancel') == '1' or state == 'completed' or state == 'failed' or state == 'canceled' then return 0 end
 redis.call('HSET', KEYS[1], 'cancel', '1')
-touch(KEYS[1], now_ms())
-redis.call('HINCRBY', KEYS[1], 'version', 1)
-keep()
+changed(now_ms())
 return 1
 )lua");
 

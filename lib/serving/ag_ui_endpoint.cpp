@@ -1,7 +1,7 @@
 // forma::serving::ag_ui_endpoint: an agent behind AG-UI, for front ends.
 #include <forma/serving/ag_ui_endpoint.hpp>
+#include <forma/agent/served_agent.hpp>
 
-#include "../agent/task_runner.hpp"
 #include "../json/json_members.hpp"
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
@@ -83,11 +83,10 @@ resumption answers(agent_task paused, const std::vector<detail::ag_ui_resume_ent
 
 struct ag_ui_endpoint::state {
     state(forma::agent& a, ag_ui_options o)
-        : served(a), options(agent_detail::with_default_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
+        : options(std::move(o)), core(a, options.tasks, options.sessions) {}
 
-    forma::agent& served;
     ag_ui_options options;
-    agent_detail::task_runner runner;
+    served_agent core;
 
     asio::awaitable<resumption> paused_run(const std::vector<detail::ag_ui_resume_entry>& entries, const std::string& owner) {
         const std::string& first = entries.front().interrupt_id;
@@ -97,7 +96,7 @@ struct ag_ui_endpoint::state {
         for (const auto& e : entries)
             if (e.interrupt_id.size() <= task_id.size() || e.interrupt_id.compare(0, task_id.size() + 1, task_id + "/") != 0)
                 throw refusal{400, "resume entries must answer the interrupts of one run (" + e.interrupt_id + " is of another)"};
-        std::optional<agent_task> paused = co_await agent_detail::load_owned(*options.tasks, task_id, owner);
+        std::optional<agent_task> paused = co_await core.load_owned(task_id, owner);
         if (!paused) throw refusal{404, "no paused run has the interrupt " + first};
         if (paused->state != task_state::input_required)
             throw refusal{409, "the run of the interrupt " + first + " is not waiting for an answer: it was answered already, or it ended"};
@@ -123,14 +122,14 @@ struct ag_ui_endpoint::state {
         } catch (const refusal& r) {
             refused = r;
         }
-        const std::string owner = agent_detail::task_owner("ag-ui", request.caller);
+        const std::string owner = served_agent::owner_of("ag-ui", request.caller);
         if (!refused && !input.resume.empty()) {
             try {
                 resumed = co_await paused_run(input.resume, owner);
                 // Answered: a second resume of the same interrupts is refused, also one that
                 // came at the same time (to another server of a fleet, say).
                 const task_state answered = resumed->ends ? task_state::canceled : task_state::completed;
-                const bool answered_here = co_await options.tasks->transition(resumed->paused.id, task_state::input_required, answered);
+                const bool answered_here = co_await core.tasks()->transition(resumed->paused.id, task_state::input_required, answered);
                 if (!answered_here)
                     throw refusal{409, "the run of the interrupt " + input.resume.front().interrupt_id + " was answered already"};
             } catch (const refusal& r) {
@@ -150,7 +149,7 @@ struct ag_ui_endpoint::state {
             context_id = resumed->paused.context_id;
             run_input = std::move(resumed->input);
             if (resumed->ends) {
-                co_await options.sessions->erase(agent_detail::task_session(resumed->paused));
+                co_await core.sessions()->erase(served_agent::session_of(resumed->paused));
                 agent_task ended{.id = resumed->paused.id, .context_id = context_id, .owner = owner, .state = task_state::canceled};
                 std::string text = sse(events.run_started());
                 for (const json::object& e : events.finish(ended, false)) text += sse(e);
@@ -161,11 +160,11 @@ struct ag_ui_endpoint::state {
             }
         }
         agent_task task{.id = make_unique_id(), .context_id = context_id, .owner = owner, .input = run_input};
-        co_await options.tasks->create(task);
+        co_await core.tasks()->create(task);
         agent_run_options run_options;
         run_options.response_format = options.answer_format;
         if (!input.forwarded_props.empty()) run_options.additional_properties["ag_ui.forwarded_props"] = std::move(input.forwarded_props);
-        runner.start(task, std::move(run_input), std::move(run_options));
+        core.start(task, std::move(run_input), std::move(run_options));
 
         std::exception_ptr gone; // the client went away, or the server stops
         std::optional<agent_task> final_task;
@@ -175,11 +174,11 @@ struct ag_ui_endpoint::state {
             final_task = co_await follow(writer, task.id, events);
         } catch (...) {
             gone = std::current_exception();
-            runner.cancel(task.id);
+            core.stop(task.id);
         }
         if (gone || !final_task || final_task->state != task_state::input_required) {
             co_await asio::this_coro::reset_cancellation_state();
-            co_await options.sessions->erase(agent_detail::task_session(task));
+            co_await core.sessions()->erase(served_agent::session_of(task));
         }
         if (gone && writer.server_stopped() && writer.started()) {
             const json::object last{{"type", "RUN_ERROR"}, {"message", "the server is shutting down; the run was canceled"}, {"code", "server_shutting_down"}};
@@ -197,7 +196,7 @@ struct ag_ui_endpoint::state {
         std::size_t next = 0;
         std::uint64_t version = 0;
         for (;;) {
-            std::optional<task_changes> changes = co_await options.tasks->changes(id, next, version, agent_detail::stream_keep_alive);
+            std::optional<task_changes> changes = co_await core.tasks()->changes(id, next, version, served_agent::keep_alive_interval);
             if (!changes) {
                 const json::object lost{{"type", "RUN_ERROR"}, {"message", "the run's task is gone from the store"}, {"code", "task_lost"}};
                 co_await writer.write(sse(lost));
@@ -214,7 +213,7 @@ struct ag_ui_endpoint::state {
             version = changes->version;
             std::optional<agent_task> task;
             if (has_stopped(changes->state)) {
-                task = co_await options.tasks->load(id);
+                task = co_await core.tasks()->load(id);
                 if (task)
                     for (const json::object& e : events.finish(*task, options.answer_format.has_value())) text += sse(e);
             }

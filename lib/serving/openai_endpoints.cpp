@@ -1,9 +1,9 @@
 // forma::serving::openai_endpoints: an agent behind OpenAI's Chat Completions and Responses APIs.
 #include <forma/serving/openai_endpoints.hpp>
+#include <forma/agent/served_agent.hpp>
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/net/http_error.hpp>
 
-#include "../agent/task_runner.hpp"
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
 #include "../text/failure_text.hpp"
@@ -63,17 +63,15 @@ net::http_reply failed_run(const std::exception_ptr& failure) {
 
 struct openai_endpoints::state {
     state(forma::agent& a, openai_endpoints_options o)
-        : served(a), options(with_stores(a, std::move(o))), runner(a, options.tasks, options.sessions) {}
+        : options(with_model(a, std::move(o))), core(a, options.tasks, options.sessions) {}
 
-    static openai_endpoints_options with_stores(forma::agent& a, openai_endpoints_options o) {
-        o = agent_detail::with_default_stores(a, std::move(o));
+    static openai_endpoints_options with_model(forma::agent& a, openai_endpoints_options o) {
         if (o.model.empty()) o.model = std::string(a.name()).empty() ? "forma" : std::string(a.name());
         return o;
     }
 
-    forma::agent& served;
     openai_endpoints_options options;
-    agent_detail::task_runner runner;
+    served_agent core;
 
     // The body as a JSON object, or the error reply to send.
     static std::variant<json::object, net::http_reply> body_of(const net::server_request& request) {
@@ -113,7 +111,7 @@ struct openai_endpoints::state {
         agent_response<> answer;
         try {
             session_ref fresh;
-            answer = co_await served.run(std::move(run.input), std::move(fresh), std::move(run.options));
+            answer = co_await core.served().run(std::move(run.input), std::move(fresh), std::move(run.options));
         } catch (...) {
             failure = std::current_exception();
         }
@@ -134,7 +132,7 @@ struct openai_endpoints::state {
         std::exception_ptr failure;
         try {
             session_ref fresh;
-            update_stream stream = served.run_streaming(std::move(run.input), std::move(fresh), std::move(run.options));
+            update_stream stream = core.served().run_streaming(std::move(run.input), std::move(fresh), std::move(run.options));
             for (;;) {
                 std::optional<agent_response_update> update = co_await stream.next();
                 if (!update) break;
@@ -193,12 +191,12 @@ struct openai_endpoints::state {
             co_await writer.send(invalid_request(*refused));
             co_return;
         }
-        const std::string owner = agent_detail::task_owner("openai", request.caller);
+        const std::string owner = served_agent::owner_of("openai", request.caller);
         std::string context_id;
         std::vector<function_approval_request_content> pending;
         std::optional<agent_task> previous;
         if (!run.previous_response_id.empty()) {
-            previous = co_await agent_detail::load_owned(*options.tasks, run.previous_response_id, owner);
+            previous = co_await core.load_owned(run.previous_response_id, owner);
             if (!previous) {
                 co_await writer.send(json_reply(400, error_body("no response " + run.previous_response_id + " to continue",
                                                                 "invalid_request_error", "previous_response_id")));
@@ -219,7 +217,7 @@ struct openai_endpoints::state {
         if (previous) {
             // A response waiting for its caller is answered once: of two answers, even at once, the first runs.
             if (previous->state == task_state::input_required || !pending.empty()) {
-                const bool answered_here = co_await options.tasks->transition(previous->id, task_state::input_required, task_state::completed);
+                const bool answered_here = co_await core.tasks()->transition(previous->id, task_state::input_required, task_state::completed);
                 if (!answered_here) {
                     co_await writer.send(json_reply(409, error_body("the response " + run.previous_response_id +
                                                                         " is not waiting for an answer: it was answered already, or canceled",
@@ -233,17 +231,17 @@ struct openai_endpoints::state {
         }
         agent_task task{.id = "resp_" + make_unique_id(), .context_id = context_id, .owner = owner, .input = run.input};
         task.properties = detail::response_base(task.id, options.model, unix_now(), *body);
-        co_await options.tasks->create(task);
-        runner.start(task, std::move(run.input), std::move(run.options));
+        co_await core.tasks()->create(task);
+        core.start(task, std::move(run.input), std::move(run.options));
         try {
             if (run.stream) {
                 co_await stream_response(writer, task.id, task.properties, run.background, std::nullopt);
                 // Cut short as the server stops: a run that was the caller's alone ends with it.
-                if (writer.server_stopped() && !run.store && !run.background) runner.cancel(task.id);
+                if (writer.server_stopped() && !run.store && !run.background) core.stop(task.id);
             } else if (run.background) {
                 co_await writer.send(json_reply(200, json_detail::serialize_utf8(detail::response_of(task.properties, task))));
             } else {
-                std::optional<agent_task> done = co_await runner.settle(task.id, std::nullopt);
+                std::optional<agent_task> done = co_await core.settle(task.id, std::nullopt);
                 if (done && done->state == task_state::failed) {
                     // Its caller waited for the answer: a run that failed is a 500, as OpenAI answers
                     // (the failed Response stays readable by its id, which the message names).
@@ -255,7 +253,7 @@ struct openai_endpoints::state {
         } catch (...) {
             // Its caller left (the handler is canceled). A response neither background nor stored
             // was the caller's alone: its run ends. The others go on, to be read again.
-            if (!run.store && !run.background) runner.cancel(task.id);
+            if (!run.store && !run.background) core.stop(task.id);
             throw;
         }
     }
@@ -304,7 +302,7 @@ struct openai_endpoints::state {
         std::size_t next = 0;
         std::uint64_t version = 0;
         for (;;) {
-            std::optional<task_changes> changes = co_await options.tasks->changes(id, next, version, agent_detail::stream_keep_alive);
+            std::optional<task_changes> changes = co_await core.tasks()->changes(id, next, version, served_agent::keep_alive_interval);
             if (!changes) co_return;
             if (changes->version == version) {
                 co_await writer.write(": keep-alive\n\n");
@@ -317,7 +315,7 @@ struct openai_endpoints::state {
             next = changes->next;
             version = changes->version;
             if (has_stopped(changes->state)) {
-                std::optional<agent_task> task = co_await options.tasks->load(id);
+                std::optional<agent_task> task = co_await core.tasks()->load(id);
                 if (task) co_await send(events.finish(*task));
                 co_return;
             }
@@ -334,19 +332,15 @@ struct openai_endpoints::state {
             co_await writer.send(openai_error_shape(404, "nothing is served at " + request.path));
             co_return;
         }
-        std::optional<agent_task> task = co_await agent_detail::load_owned(*options.tasks, rest, agent_detail::task_owner("openai", request.caller));
+        std::optional<agent_task> task = co_await core.load_owned(rest, served_agent::owner_of("openai", request.caller));
         if (!task) {
             co_await writer.send(openai_error_shape(404, "no response " + rest));
             co_return;
         }
         if (cancel) {
             if (!is_final(task->state)) {
-                (void)co_await options.tasks->request_cancel(task->id);
-                // Waiting for an answer, nothing runs it; a run elsewhere in a fleet is canceled by
-                // its own instance, which watches the store.
-                if (task->state == task_state::input_required) co_await options.tasks->set_state(task->id, task_state::canceled);
-                else runner.cancel(task->id);
-                task = co_await runner.settle(task->id, std::chrono::steady_clock::now() + std::chrono::seconds(5));
+                co_await core.cancel(*task);
+                task = co_await core.settle(task->id, std::chrono::steady_clock::now() + std::chrono::seconds(5));
             }
             co_await send_response(writer, task);
             co_return;

@@ -13,7 +13,7 @@
 #include "support/poll_until.hpp"
 #include "support/running_server.hpp"
 #include "support/scripted_http_server.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -83,7 +83,7 @@ std::string task_id_of(const json::value& sent) { return std::string(sent.at("re
 
 TEST(A2aServerPush, NotifiesEachChangeOfATasksStateWithTheConfigsTokenAndCredentials) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 0ms, .push_notifications = loopback_push()});
     receiver hook(io);
     run(io, [&]() -> asio::awaitable<void> {
@@ -131,7 +131,7 @@ TEST(A2aServerPush, NotifiesEachChangeOfATasksStateWithTheConfigsTokenAndCredent
 // methods' params and results.
 TEST(A2aServerPush, ASendsConfigInZeroThreeShapes) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.push_notifications = loopback_push()});
     receiver hook(io);
     run(io, [&]() -> asio::awaitable<void> {
@@ -174,7 +174,7 @@ TEST(A2aServerPush, ASendsConfigInZeroThreeShapes) {
 
 TEST(A2aServerPush, RetriesWhatMayPassAndGivesUpOnTheRest) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 0ms, .push_notifications = loopback_push()});
     // Busy at first (503, then 429), then 200; the other always refuses (400).
     receiver flaky(io, [](std::size_t n) { return n == 1 ? scripted_http_server::response(503, "text/plain", "busy")
@@ -202,7 +202,7 @@ TEST(A2aServerPush, RetriesWhatMayPassAndGivesUpOnTheRest) {
 // operator allows them; a host name is checked on the addresses it resolves to.
 TEST(A2aServerPush, RefusesWebhooksAtAddressesItMayNotReach) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 0ms, .push_notifications = {.enabled = true, .retry_after = 10ms}});
     receiver hook(io);
     run(io, [&]() -> asio::awaitable<void> {
@@ -232,7 +232,7 @@ TEST(A2aServerPush, RefusesWebhooksAtAddressesItMayNotReach) {
 
 TEST(A2aServerPush, AnotherCallersTaskIsNotReached) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.push_notifications = loopback_push()});
     receiver hook(io);
     run(io, [&]() -> asio::awaitable<void> {
@@ -258,7 +258,7 @@ TEST(A2aServerPush, AnotherCallersTaskIsNotReached) {
 
 TEST(A2aServerPush, OffByDefault) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -279,7 +279,7 @@ TEST(A2aServerPush, OffByDefault) {
 TEST(A2aServerPush, FormasClientRegistersWebhooks) {
     using forma::a2a::protocol_version;
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 0ms, .push_notifications = loopback_push()});
     forma::a2a::server without(served, {.task_after = 0ms});
     receiver hook(io);

@@ -5,7 +5,7 @@
 
 #include "a2a_test_agent.hpp"
 #include "support/approval_agent.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 #include "support/bounded_run.hpp"
 #include "support/program_output.hpp"
 #include "support/running_server.hpp"
@@ -37,7 +37,7 @@ protected:
     void run(asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 60s); }
 
     asio::io_context io;
-    forma_test::served_agent served{io.get_executor()};
+    forma_test::trigger_agent served{io.get_executor()};
     forma::a2a::server a2a{served, {.task_after = 100ms}};
 };
 

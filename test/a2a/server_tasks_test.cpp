@@ -10,7 +10,7 @@
 #include "support/bounded_run.hpp"
 #include "support/co_assert.hpp"
 #include "support/running_server.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -60,7 +60,7 @@ std::set<std::string> ids_in(const json::value& reply) {
 
 TEST(A2aServerTasks, ListsTheCallersTasksFilteredAndAPageAtATime) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes(), {.authenticate = caller_by_name});
@@ -127,7 +127,7 @@ TEST(A2aServerTasks, ListsTheCallersTasksFilteredAndAPageAtATime) {
 
 TEST(A2aServerTasks, RefusesAListingItCannotReadWithInvalidParams) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -150,7 +150,7 @@ TEST(A2aServerTasks, RefusesAListingItCannotReadWithInvalidParams) {
 // §3.1.2, §3.1.6); a streaming method says so, as any error of its, in an event.
 TEST(A2aServerTasks, AFinishedTaskTakesNoMessageAndCannotBeFollowed) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 0ms});
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -178,7 +178,7 @@ TEST(A2aServerTasks, AFinishedTaskTakesNoMessageAndCannotBeFollowed) {
 
 TEST(A2aServerTasks, TheCardIsAlsoBesideTheEndpoint) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -192,7 +192,7 @@ TEST(A2aServerTasks, TheCardIsAlsoBesideTheEndpoint) {
 
 TEST(A2aServerTasks, TheExtendedCardIsForACallerKnownByName) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server plain(served);
     forma::a2a::server extended(served, {.rpc_path = "/extended",
                                          .skills = {{.id = "greet", .name = "Greet", .description = "Says hello"}},
@@ -238,7 +238,7 @@ TEST(A2aServerTasks, TheExtendedCardIsForACallerKnownByName) {
 TEST(A2aServerTasks, FormasClientListsTasksAndReadsTheExtendedCard) {
     using forma::a2a::protocol_version;
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.extended_skills = {{.id = "audit", .name = "Audit", .description = "For partners"}}});
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes(), {.authenticate = caller_by_name});

@@ -7,7 +7,7 @@
 #include "a2a/a2a_replies.hpp"
 #include "net/http_client_stub.hpp"
 #include "support/approval_agent.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 #include "support/bounded_run.hpp"
 #include "support/co_assert.hpp"
 #include "support/gathering_task_store.hpp"
@@ -44,7 +44,7 @@ INSTANTIATE_TEST_SUITE_P(Versions, A2aServer, ::testing::Values(protocol_version
 
 TEST_P(A2aServer, TheCardDescribesTheAgent) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -63,7 +63,7 @@ TEST_P(A2aServer, TheCardDescribesTheAgent) {
 
 TEST_P(A2aServer, AQuickRunIsAMessageWholeOrStreamed) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -83,7 +83,7 @@ TEST_P(A2aServer, AQuickRunIsAMessageWholeOrStreamed) {
 
 TEST_P(A2aServer, ALongRunIsATaskThatTheClientFollows) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 50ms});
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -110,7 +110,7 @@ TEST_P(A2aServer, ALongRunIsATaskThatTheClientFollows) {
 
 TEST_P(A2aServer, CancelsARunningTask) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 50ms});
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -130,7 +130,7 @@ TEST_P(A2aServer, CancelsARunningTask) {
 
 TEST_P(A2aServer, AQuestionWaitsForTheNextMessageInTheSameTask) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -148,7 +148,7 @@ TEST_P(A2aServer, AQuestionWaitsForTheNextMessageInTheSameTask) {
 
 TEST_P(A2aServer, AFailedRunIsAFailedTask) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -166,7 +166,7 @@ TEST_P(A2aServer, AFailedRunIsAFailedTask) {
 
 TEST_P(A2aServer, ATypedAgentAnswersWithADataPartThatRunTReads) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.answer_format = forma::response_format::for_type<person>()});
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -206,7 +206,7 @@ TEST_P(A2aServer, AnApprovalRequestIsInputRequiredAndTheNextMessageDecides) {
 // connection pool under the first run's request).
 TEST(A2aServerWire, TwoFirstRunsAtOnceReadTheCardOnce) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     const forma::net::http_routes served_routes = a2a.routes();
     const forma::net::route_handler card = *served_routes.find("GET", "/.well-known/agent-card.json").handler;
@@ -245,7 +245,7 @@ using forma_test::error_code_of;
 
 TEST(A2aServerWire, AnswersMalformedRequestsWithJsonRpcErrors) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes(), {.max_body_size = 1000});
@@ -284,7 +284,7 @@ TEST(A2aServerWire, AnswersMalformedRequestsWithJsonRpcErrors) {
 // -32602 or -32001), with the id when it can be told.
 TEST(A2aServerWire, RefusesRequestsThatAreNotJsonRpcTwo) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -310,7 +310,7 @@ TEST(A2aServerWire, RefusesRequestsThatAreNotJsonRpcTwo) {
 // the dispatcher ended an error it had sent whole as if it were a stream, which closed the connection).
 TEST(A2aServerWire, AnErrorKeepsTheConnectionForTheNextRequest) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -329,7 +329,7 @@ TEST(A2aServerWire, AnErrorKeepsTheConnectionForTheNextRequest) {
 // A store that must refuse says why, in the request's answer (with its id), and names its limit.
 TEST(A2aServerWire, AStoreThatRefusesIsAnErrorWithTheRequestsId) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 0ms, .tasks = std::make_shared<forma::in_memory_task_store>(io.get_executor(), 1)});
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -347,7 +347,7 @@ TEST(A2aServerWire, AStoreThatRefusesIsAnErrorWithTheRequestsId) {
 
 TEST(A2aServerWire, AFinishedTaskCannotBeCanceled) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 0ms});
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -366,7 +366,7 @@ TEST(A2aServerWire, AFinishedTaskCannotBeCanceled) {
 
 TEST(A2aServerWire, TwoAnswersAtOnceToOneQuestionRunOnce) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     auto tasks = std::make_shared<forma_test::gathering_task_store>(io.get_executor());
     forma::a2a::server a2a(served, {.tasks = tasks});
     run(io, [&]() -> asio::awaitable<void> {
@@ -413,7 +413,7 @@ std::string reason_of(const json::value& reply) {
 
 TEST(A2aServerWire, ServesTheCardOfTheVersionAskedFor) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -443,7 +443,7 @@ TEST(A2aServerWire, ServesTheCardOfTheVersionAskedFor) {
 // agents elsewhere, nor put bytes that are not UTF-8 into it (such a Host is refused first).
 TEST(A2aServerWire, TheCardNamesAHostOnlyWhereTheOperatorListsIt) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server listed(served, {.card_hosts = {"Agents.Example.com:8443"}});
     forma::a2a::server configured(served, {.public_url = "https://agents.example.com/a2a"});
     run(io, [&]() -> asio::awaitable<void> {
@@ -474,7 +474,7 @@ TEST(A2aServerWire, TheCardNamesAHostOnlyWhereTheOperatorListsIt) {
 
 TEST(A2aServerWire, AnswersInOneZeroShapes) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served, {.task_after = 0ms, .answer_with_message = true});
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -507,7 +507,7 @@ TEST(A2aServerWire, AnswersInOneZeroShapes) {
 
 TEST(A2aServerWire, StreamsOneZeroEventsThatSayWhatTheyHoldByTheirKey) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());
@@ -535,7 +535,7 @@ TEST(A2aServerWire, StreamsOneZeroEventsThatSayWhatTheyHoldByTheirKey) {
 
 TEST(A2aServerWire, OneZeroErrorsCarryTheirReasonAndMixedVersionsAreRefused) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes());

@@ -1,4 +1,5 @@
 #include <forma/agent/chat_client_agent.hpp>
+#include <forma/chat/delegating_chat_client.hpp>
 #include <forma/model/agent_response_builder.hpp>
 
 #include "agent_test_support.hpp"
@@ -68,6 +69,52 @@ TEST_F(run_typed, wrapping_moves_defs_to_the_wrapper) {
     EXPECT_FALSE(sent_schema().contains("$defs")); // person is not recursive: nothing to move
     const auto& items = sent_schema().at("properties").at("data").at("items");
     EXPECT_EQ(items.at("type"), "object");
+}
+
+namespace {
+
+// A provider whose server takes standard JSON Schema (no strict subset) through the answer tool only.
+class tool_only_provider : public forma::delegating_chat_client {
+public:
+    using delegating_chat_client::delegating_chat_client;
+    forma::provider_metadata provider() const override {
+        return {.name = "tool-only",
+                .structured_output_modes = {forma::structured_output_mode::tool},
+                .schema_dialect = forma::schema_dialect::json_schema_2020_12};
+    }
+};
+
+} // namespace
+
+TEST_F(run_typed, the_providers_dialect_and_first_mode_shape_the_request) {
+    tool_only_provider provider(client);
+    chat_client_agent on_provider(provider, {.name = "extractor", .max_output_retries = 0});
+    client.add_text_response(R"({"name":"Ann","age":3})");
+    EXPECT_EQ(run_to_completion(io, on_provider.run<person>("text")).result().name, "Ann");
+    const forma::chat_options& sent = client.requests().back().options;
+    EXPECT_EQ(sent.response_format->strict(), false);
+    EXPECT_EQ(sent.response_format->schema(), forma::json_schema<person>());
+    EXPECT_EQ(sent.structured_output_mode, forma::structured_output_mode::tool);
+
+    client.add_text_response(R"({"data":[1]})"); // a non-object root is wrapped in either dialect
+    EXPECT_EQ(run_to_completion(io, on_provider.run<std::vector<int>>("text")).result(), std::vector<int>{1});
+    boost::json::object items = forma::json_schema<std::vector<int>>();
+    items.erase("$schema");
+    EXPECT_EQ(client.requests().back().options.response_format->schema().at("properties").at("data"), items);
+
+    client.add_text_response(R"({"name":"Bo","age":4})"); // a run's own mode wins
+    (void)run_to_completion(io, on_provider.run<person>("text", {}, {.structured_output_mode = forma::structured_output_mode::native}));
+    EXPECT_EQ(client.requests().back().options.structured_output_mode, forma::structured_output_mode::native);
+
+    client.add_text_response("free text"); // no schema format: no mode chosen
+    (void)run_to_completion(io, on_provider.run("text"));
+    EXPECT_EQ(client.requests().back().options.structured_output_mode, std::nullopt);
+}
+
+TEST_F(run_typed, a_provider_that_says_nothing_gets_the_strict_dialect_and_no_mode) {
+    (void)ask<person>(R"({"name":"A","age":1})");
+    EXPECT_EQ(client.requests().back().options.structured_output_mode, std::nullopt);
+    EXPECT_EQ(client.requests().back().options.response_format->strict(), true);
 }
 
 TEST_F(run_typed, a_wrapped_result_falls_back_to_the_raw_json_without_data) {
@@ -204,7 +251,7 @@ protected:
         client.add_text_response(answer);
         (void)run_to_completion(io, agent.run<T>("x")).result(); // one-time schema work done
         counted_reading::made = 0;
-        if (forma::structured_format_wraps<T>()) (void)forma::json_detail::try_read_wrapped<T>(answer, {});
+        if (forma::response_format::wraps<T>()) (void)forma::json_detail::try_read_wrapped<T>(answer, {});
         else (void)forma::try_from_json<T>(answer);
         const int one_read = counted_reading::made;
         counted_reading::made = 0;

@@ -63,10 +63,10 @@ TEST_F(scenario, a_schema_chosen_at_run_time_from_a_type_picked_by_configuration
     };
     using mood_data = std::map<std::string, mood>;
     std::map<std::string, choice> by_name;
-    by_name.emplace("person", choice{forma::structured_format<person>(), [](const forma::agent_response<>& r) {
+    by_name.emplace("person", choice{forma::response_format::for_type<person>(), [](const forma::agent_response<>& r) {
                                          return r.deserialize<person>().name;
                                      }});
-    by_name.emplace("mood", choice{forma::structured_format<mood>(), [](const forma::agent_response<>& r) {
+    by_name.emplace("mood", choice{forma::response_format::for_type<mood>(), [](const forma::agent_response<>& r) {
                                        return forma::to_json(r.deserialize<mood_data>().at("data"));
                                    }});
     chat_client_agent agent(client, {.name = "a"});
@@ -92,7 +92,7 @@ TEST_F(scenario, raw_schema_text_with_no_cpp_type) {
 }
 
 TEST_F(scenario, streaming_then_merge_then_deserialize) {
-    chat_client_agent agent(client, {.name = "a", .response_format = forma::structured_format<person>()});
+    chat_client_agent agent(client, {.name = "a", .response_format = forma::response_format::for_type<person>()});
     client.add_updates({text_update(R"({"name":")", "m"), text_update(R"(Cy","age")", "m"),
                         text_update(R"(:7,"occupation":null})", "m")});
     auto updates = run_to_completion(io, drain(agent.run_streaming("Cy is seven.")));

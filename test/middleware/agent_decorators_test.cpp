@@ -93,7 +93,7 @@ TEST_F(agent_decorators, structured_output_agent_streams_the_inner_answer_then_t
     client.add_updates({text_update("Ann is ", "m1"), text_update("30.", "m1")});
     converter.add_updates({text_update(R"({"name":"Ann",)"), text_update(R"("age":30,"occupation":null})")});
     auto updates = run_to_completion(
-        io, drain(agent->run_streaming("Ann?", nullptr, {.response_format = forma::structured_format<person>()})));
+        io, drain(agent->run_streaming("Ann?", nullptr, {.response_format = forma::response_format::for_type<person>()})));
     ASSERT_EQ(updates.size(), 4u);
     EXPECT_EQ(converter.requests().at(0).messages.at(0).text(), "Ann is 30.");
     const auto merged = forma::to_agent_response(updates);

@@ -128,7 +128,22 @@ TEST(model_response_format, for_type_of_an_undescribed_type_takes_a_derived_name
     const auto f = response_format::for_type<std::vector<int>>();
     EXPECT_EQ(f.name(), "integer_list");
     EXPECT_EQ(f.description(), "");
-    EXPECT_EQ(f.schema().at("type"), "array"); // not wrapped here; run<T> wraps
+}
+
+TEST(model_response_format, for_type_wraps_a_root_that_is_not_an_object_in_either_dialect) {
+    EXPECT_FALSE(response_format::wraps<person>());
+    EXPECT_TRUE(response_format::wraps<std::vector<int>>());
+    EXPECT_TRUE(response_format::wraps<int>());
+    for (const bool strict : {true, false}) {
+        const auto f = response_format::for_type<std::vector<int>>(strict);
+        EXPECT_EQ(f.schema().at("type"), "object");
+        EXPECT_EQ(f.schema().at("required"), boost::json::array{"data"});
+        EXPECT_EQ(f.schema().at("additionalProperties"), false);
+        const auto dialect = strict ? schema_dialect::openai_strict : schema_dialect::json_schema_2020_12;
+        boost::json::object inner = json_schema<std::vector<int>>({.dialect = dialect});
+        EXPECT_EQ(f.schema().contains("$schema"), inner.erase("$schema") == 1); // at the root only
+        EXPECT_EQ(f.schema().at("properties").at("data"), inner);
+    }
 }
 
 TEST(model_response_format, json_round_trips) {

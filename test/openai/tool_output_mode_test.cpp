@@ -80,6 +80,16 @@ protected:
     }
 };
 
+TEST_F(tool_output_mode, the_clients_list_their_option_mode_first_and_the_strict_dialect) {
+    auto& s = tools_only_server();
+    using modes = std::vector<structured_output_mode>;
+    const forma::openai::chat_client native(io.get_executor(), options_for(s));
+    EXPECT_EQ(native.provider().structured_output_modes, (modes{structured_output_mode::native, structured_output_mode::tool}));
+    EXPECT_EQ(native.provider().schema_dialect, forma::schema_dialect::openai_strict);
+    const forma::openai::responses_client tools(io.get_executor(), tool_mode(s));
+    EXPECT_EQ(tools.provider().structured_output_modes, (modes{structured_output_mode::tool, structured_output_mode::native}));
+}
+
 TEST_F(tool_output_mode, a_server_without_json_schema_answers_through_a_forced_call_of_final_result) {
     auto& s = tools_only_server();
     forma::openai::chat_client native(io.get_executor(), options_for(s));
@@ -106,7 +116,7 @@ TEST_F(tool_output_mode, a_server_without_json_schema_answers_through_a_forced_c
     ASSERT_EQ(tools.size(), 1u);
     const auto& function = tools[0].at("function").as_object();
     EXPECT_EQ(function.at("name"), "final_result");
-    EXPECT_EQ(function.at("parameters"), forma::structured_format<contact>().schema());
+    EXPECT_EQ(function.at("parameters"), forma::response_format::for_type<contact>().schema());
     EXPECT_EQ(function.at("strict"), true);
     EXPECT_EQ(sent.at("tool_choice"), "required"); // with final_result alone
 }
@@ -244,7 +254,7 @@ TEST_F(tool_output_mode, the_responses_api_streams_and_answers_whole_alike) {
     const json::object sent = bodies().back();
     EXPECT_FALSE(sent.contains("text"));
     EXPECT_EQ(sent.at("tools").at(0).at("name"), "final_result");
-    EXPECT_EQ(sent.at("tools").at(0).at("parameters"), forma::structured_format<contact>().schema());
+    EXPECT_EQ(sent.at("tools").at(0).at("parameters"), forma::response_format::for_type<contact>().schema());
     EXPECT_EQ(sent.at("tool_choice"), "required"); // with final_result alone
 
     auto [partials, streamed] = run(read_structured(twin_agent.run_streaming<contact>(question)));

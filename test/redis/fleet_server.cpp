@@ -8,7 +8,7 @@
 #include <forma/redis/task_store.hpp>
 #include <forma/serving/openai_endpoints.hpp>
 
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
     }
     namespace asio = boost::asio;
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::redis::client_options redis_options;
     redis_options.host = "127.0.0.1";
     redis_options.port = static_cast<unsigned short>(std::stoi(argv[1]));

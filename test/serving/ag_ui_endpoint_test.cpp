@@ -9,7 +9,7 @@
 #include "support/co_assert.hpp"
 #include "support/gathering_task_store.hpp"
 #include "support/running_server.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/json/parse.hpp>
@@ -67,7 +67,7 @@ const json::object& last(const std::vector<json::object>& events) { return event
 
 TEST(AgUiEndpoint, StreamsARunAsTextMessageEvents) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::ag_ui_endpoint ag_ui(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, ag_ui.routes());
@@ -93,7 +93,7 @@ TEST(AgUiEndpoint, StreamsARunAsTextMessageEvents) {
 
 TEST(AgUiEndpoint, ATypedAnswerIsAStateSnapshotAndTheResult) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::ag_ui_endpoint ag_ui(served, {.answer_format = forma::response_format::for_type<person>()});
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, ag_ui.routes());
@@ -176,7 +176,7 @@ TEST(AgUiEndpoint, TwoResumesAtOnceOfOneInterruptRunOnce) {
 
 TEST(AgUiEndpoint, AQuestionPausesTheRunAndItsAnswerGoesOn) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::ag_ui_endpoint ag_ui(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, ag_ui.routes());
@@ -200,7 +200,7 @@ TEST(AgUiEndpoint, AQuestionPausesTheRunAndItsAnswerGoesOn) {
 
 TEST(AgUiEndpoint, AClientThatGoesAwayCancelsItsRun) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::ag_ui_endpoint ag_ui(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, ag_ui.routes());
@@ -226,7 +226,7 @@ TEST(AgUiEndpoint, AClientThatGoesAwayCancelsItsRun) {
 
 TEST(AgUiEndpoint, RefusesWhatItCannotRun) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::ag_ui_endpoint ag_ui(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, ag_ui.routes());

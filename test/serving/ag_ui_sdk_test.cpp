@@ -7,7 +7,7 @@
 #include "support/co_assert.hpp"
 #include "support/program_output.hpp"
 #include "support/running_server.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -63,9 +63,9 @@ std::string said_by(const json::object& printed, std::string_view role) {
 }
 
 TEST_F(AgUiClient, RunsAnAgentAndBuildsItsMessages) {
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::ag_ui_endpoint ag_ui(served);
-    forma_test::served_agent typed_served(io.get_executor());
+    forma_test::trigger_agent typed_served(io.get_executor());
     forma::serving::ag_ui_endpoint typed(typed_served, {.path = "/typed", .answer_format = forma::response_format::for_type<person>()});
     run([&]() -> asio::awaitable<void> {
         forma::net::http_routes routes = ag_ui.routes();
@@ -93,7 +93,7 @@ TEST_F(AgUiClient, ResumesAnApprovalAndAQuestion) {
     forma_test::approval_agent files(io);
     files.calls().says("Deleted notes.txt");
     forma::serving::ag_ui_endpoint approvals(files.agent);
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::ag_ui_endpoint questions(served, {.path = "/questions"});
     run([&]() -> asio::awaitable<void> {
         forma::net::http_routes routes = approvals.routes();
@@ -115,7 +115,7 @@ TEST_F(AgUiClient, ResumesAnApprovalAndAQuestion) {
 }
 
 TEST_F(AgUiClient, AnAbortedRunIsCanceled) {
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::ag_ui_endpoint ag_ui(served);
     run([&]() -> asio::awaitable<void> {
         forma_test::running_server s(io, ag_ui.routes());

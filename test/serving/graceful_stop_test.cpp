@@ -12,7 +12,7 @@
 #include "support/co_assert.hpp"
 #include "support/poll_until.hpp"
 #include "support/running_server.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 
 #include <boost/beast/http/parser.hpp>
 #include <boost/json/parse.hpp>
@@ -108,7 +108,7 @@ const forma::net::server_options stop_at_once{.shutdown_grace = 0ms};
 
 TEST(GracefulStop, ChatCompletionsStreamEndsWithAnErrorChunkAndDone) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::openai_endpoints endpoints(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes(), stop_at_once);
@@ -129,7 +129,7 @@ TEST(GracefulStop, ChatCompletionsStreamEndsWithAnErrorChunkAndDone) {
 
 TEST(GracefulStop, ResponsesStreamEndsWithAnErrorEventNumberedInTurn) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::openai_endpoints endpoints(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes(), stop_at_once);
@@ -152,7 +152,7 @@ TEST(GracefulStop, ResponsesStreamEndsWithAnErrorEventNumberedInTurn) {
 
 TEST(GracefulStop, AgUiStreamEndsWithRunError) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::ag_ui_endpoint endpoint(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoint.routes(), stop_at_once);
@@ -173,7 +173,7 @@ TEST(GracefulStop, AgUiStreamEndsWithRunError) {
 
 TEST(GracefulStop, A2aStreamEndsWithAJsonRpcErrorForItsRequest) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::a2a::server a2a(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, a2a.routes(), stop_at_once);
@@ -227,7 +227,7 @@ TEST(GracefulStop, McpCallStreamEndsWithItsErrorAnswer) {
 // with Retry-After, instead of a connection closed unanswered.
 TEST(GracefulStop, AnAnswerNotBegunIsA503InTheProtocolsShape) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::openai_endpoints endpoints(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes(), stop_at_once);

@@ -10,7 +10,7 @@
 #include "support/bounded_run.hpp"
 #include "support/gathering_task_store.hpp"
 #include "support/running_server.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/json/parse.hpp>
@@ -48,7 +48,7 @@ std::string text_of(std::vector<forma::agent_response_update> updates) { return 
 
 TEST(OpenaiEndpoints, ChatCompletionsWholeStreamedAndTyped) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::openai_endpoints endpoints(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes());
@@ -70,7 +70,7 @@ TEST(OpenaiEndpoints, ChatCompletionsWholeStreamedAndTyped) {
 
 TEST(OpenaiEndpoints, ResponsesWholeStreamedBackgroundCanceled) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::openai_endpoints endpoints(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes());
@@ -125,7 +125,7 @@ bool valid_as(const std::string& definition, const std::vector<std::string>& doc
 
 TEST(OpenaiEndpoints, WritesShapesOpenAiDefines) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::openai_endpoints endpoints(served);
     std::vector<std::string> completions, chunks, responses, events;
     run(io, [&]() -> asio::awaitable<void> {
@@ -262,7 +262,7 @@ TEST(OpenaiEndpoints, TwoAnswersAtOnceToAResponsesApprovalRunOnce) {
 // be read again by its id.
 TEST(OpenaiEndpoints, AResponseNotStoredEndsWhenItsCallerLeaves) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::openai_endpoints endpoints(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes());
@@ -298,7 +298,7 @@ TEST(OpenaiEndpoints, AResponseNotStoredEndsWhenItsCallerLeaves) {
 
 TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
     asio::io_context io;
-    forma_test::served_agent served(io.get_executor());
+    forma_test::trigger_agent served(io.get_executor());
     forma::serving::openai_endpoints endpoints(served);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes());

@@ -6,7 +6,7 @@
 #include "support/bounded_run.hpp"
 #include "support/program_output.hpp"
 #include "support/running_server.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -38,7 +38,7 @@ protected:
     void run(asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 60s); }
 
     asio::io_context io;
-    forma_test::served_agent served{io.get_executor()};
+    forma_test::trigger_agent served{io.get_executor()};
     forma::serving::openai_endpoints endpoints{served};
 };
 

@@ -16,7 +16,7 @@
 #include "support/bounded_run.hpp"
 #include "support/co_assert.hpp"
 #include "support/running_server.hpp"
-#include "support/served_agent.hpp"
+#include "support/trigger_agent.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -152,7 +152,7 @@ TEST(TaskOwnership, AnIdOfOneProtocolsTaskIsUnknownToTheOthers) {
 
 TEST(TaskOwnership, ACallersTasksContextsAndSessionsAreUnknownToAnotherCaller) {
     asio::io_context io;
-    forma_test::served_agent agent(io.get_executor());
+    forma_test::trigger_agent agent(io.get_executor());
     all_protocols served(io, agent);
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, served.routes(), {.authenticate = by_name});

@@ -6,13 +6,13 @@
 #include <forma/agent/agent_session.hpp>
 #include <forma/agent/session_id.hpp>
 #include <forma/agent/session_ref.hpp>
-#include <forma/agent/structured_format.hpp>
 #include <forma/agent/structured_update_stream.hpp>
 #include <forma/chat/chat_options.hpp>
 #include <forma/chat/provider_metadata.hpp>
 #include <forma/chat/update_stream.hpp>
 #include <forma/model/agent_response.hpp>
 #include <forma/model/chat_message.hpp>
+#include <forma/model/response_format.hpp>
 #include <forma/model/typed_agent_response.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -87,19 +87,19 @@ public:
     update_stream run_streaming(agent_input input, session_ref session = {}, agent_run_options options = {});
 
     /** Runs the agent asking for a `T`: the run's response format becomes T's JSON
-        Schema (OpenAI strict dialect; a root that is not an object is wrapped as
-        `{"data": ...}`), overriding any other, and the answer is read as a T by
+        Schema (response_format::for_type<T>(), in the schema dialect provider() names),
+        overriding any other, and the answer is read as a T by
         agent_response<T>::result(). An answer that is not a T goes back to the model
         with every error found, for a corrected one (max_output_retries).
     */
     template <class T>
     boost::asio::awaitable<agent_response<T>> run(agent_input input, session_ref session = {},
                                                   agent_run_options options = {}) {
-        options.response_format = structured_format<T>();
+        options.response_format = answer_format<T>();
         std::shared_ptr<agent_detail::kept_answer<T>> kept; // what the validator read: not read twice
         options.output_validator = output_validator::keeping<T>(kept);
         agent_response<> response = co_await run(std::move(input), std::move(session), std::move(options));
-        const bool wrapped = structured_format_wraps<T>();
+        const bool wrapped = response_format::wraps<T>();
         if (std::optional<T> read = kept->take(response))
             co_return agent_response<T>(std::move(response), wrapped, std::move(*read));
         co_return agent_response<T>(std::move(response), wrapped);
@@ -113,11 +113,11 @@ public:
     template <class T>
     structured_update_stream<T> run_streaming(agent_input input, session_ref session = {},
                                               agent_run_options options = {}) {
-        options.response_format = structured_format<T>();
+        options.response_format = answer_format<T>();
         options.output_validator = output_validator::for_type<T>();
         const bool may_retry = max_output_retries(options) > 0;
         return structured_update_stream<T>(run_streaming(std::move(input), std::move(session), std::move(options)),
-                                           structured_format_wraps<T>(), may_retry);
+                                           response_format::wraps<T>(), may_retry);
     }
 
     /// run() for any completion token; the handler gets (std::exception_ptr, agent_response<>).
@@ -152,6 +152,12 @@ protected:
 private:
     friend class delegating_agent; // passes runs on to its inner agent's run_core
     class opening_stream;
+
+    // T's format in the schema dialect of the provider.
+    template <class T>
+    response_format answer_format() const {
+        return response_format::for_type<T>(provider().schema_dialect == schema_dialect::openai_strict);
+    }
 };
 
 /// A random identifier (32 hex digits) for agents and sessions.

@@ -99,9 +99,9 @@ private:
     /// Marks the answer as this agent's: author name and agent id.
     void claim(agent_response<>& response) const;
     void claim(agent_response_update& update) const;
-    /// Whether a run goes through the tool loop: it has tools, or approvals to settle.
-    static bool uses_loop(const forma::chat_options& request, const agent_session& session,
-                          const std::vector<chat_message>& messages);
+    struct prepared_call;
+    /// The request a run sends, and to which client: the tool loop's where it has tools or approvals to settle.
+    prepared_call prepare(agent_run& run);
 
     /// What a run sends: the session's history and the new messages, within history_limit.
     std::vector<chat_message> conversation(const agent_session& session, const std::vector<chat_message>& messages) const;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <forma/agent/structured_format.hpp>
+#include <forma/model/response_format.hpp>
 #include <forma/json/detail/wrapped_reading.hpp>
 #include <forma/json/from_json.hpp>
 #include <forma/model/agent_response.hpp>
@@ -122,7 +122,7 @@ private:
     // The errors of reading `answer` as run<T> reads it; `value` is the T when there are none.
     template <class T>
     static std::vector<output_error> errors_reading(std::string_view answer, T& value) {
-        return to_output_errors(structured_format_wraps<T>()
+        return to_output_errors(response_format::wraps<T>()
                                     ? json_detail::read_wrapped_listing_errors(answer, value, {}, error_limit)
                                     : json_detail::read_listing_errors(answer, value, {}, error_limit));
     }

@@ -25,8 +25,9 @@ namespace forma {
     format of your own whose schema is not one is a schema_error in this mode.
 
     Other response formats (text, JSON object) are sent natively in either mode.
-    Chosen per client (an option of the provider's client), per agent (its chat options)
-    or per run (agent_run_options::structured_output_mode).
+    Chosen per client (an option of the provider's client, listed first in its
+    provider_metadata::structured_output_modes), per agent (its chat options) or per run
+    (agent_run_options::structured_output_mode).
 */
 enum class structured_output_mode {
     native,

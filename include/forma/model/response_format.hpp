@@ -67,8 +67,12 @@ public:
                            strict);
     }
 
-    /** JSON matching `forma::json_schema<T>()`, named `forma::schema_name<T>()`
-        and described by T's FORMA_DESCRIBE_TYPE description.
+    /** The format for an answer of type T, as run<T> asks for it: JSON matching
+        `forma::json_schema<T>()`, named `forma::schema_name<T>()` and described by
+        T's FORMA_DESCRIBE_TYPE description. A root that is not an object (numbers,
+        strings, enums, arrays, optionals, and maps, which the strict dialect writes as
+        arrays) is wrapped as `{"data": ...}` (wraps<T>()), since providers take object
+        roots only; agent_response<T> reads such an answer's `data`.
 
         With `strict` (the default) the schema is written in the openai_strict
         dialect and strict mode is requested; otherwise it is standard JSON
@@ -80,6 +84,16 @@ public:
         static const response_format strict_format = build_for_type<T>(true);
         static const response_format standard_format = build_for_type<T>(false);
         return strict ? strict_format : standard_format;
+    }
+
+    /// Whether for_type<T>() wraps T's schema as `{"data": ...}`: its strict schema's root is not an object.
+    template <class T>
+    static bool wraps() {
+        static const bool wrapped = [] {
+            const auto* type = forma::json_schema<T>({.dialect = schema_dialect::openai_strict}).if_contains("type");
+            return !(type && *type == "object");
+        }();
+        return wrapped;
     }
 
     response_format_kind kind() const noexcept { return kind_; }
@@ -99,10 +113,14 @@ private:
     static response_format build_for_type(bool strict) {
         const schema_options options{.dialect = strict ? schema_dialect::openai_strict
                                                        : schema_dialect::json_schema_2020_12};
-        return json_schema(std::string(forma::schema_name<T>()), forma::json_schema<T>(options),
-                           std::string(reflect::type_info_of<T>().description),
-                           strict);
+        const boost::json::object& schema = forma::json_schema<T>(options);
+        return json_schema(std::string(forma::schema_name<T>()), wraps<T>() ? wrap_in_data_object(schema) : schema,
+                           std::string(reflect::type_info_of<T>().description), strict);
     }
+
+    /// `{"type":"object","properties":{"data":<schema>},"required":["data"],"additionalProperties":false}`,
+    /// with `$schema` and `$defs` moved up to the wrapper (`#/$defs/...` references stay valid).
+    static boost::json::object wrap_in_data_object(const boost::json::object& schema);
 
     response_format_kind kind_;
     std::string name_;

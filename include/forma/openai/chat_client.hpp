@@ -52,7 +52,8 @@ public:
 
     executor_type get_executor() const override;
 
-    /// "openai" ("azure.ai.openai" in Azure mode), the server's host and port, the client's model.
+    /// "openai" ("azure.ai.openai" in Azure mode), the server's host and port, the client's model,
+    /// both structured-output modes (client_options::structured_output_mode first), the strict dialect.
     provider_metadata provider() const override;
 
     const client_options& options() const noexcept;

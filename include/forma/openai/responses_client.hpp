@@ -66,7 +66,8 @@ public:
 
     executor_type get_executor() const override;
 
-    /// "openai" ("azure.ai.openai" in Azure mode), the server's host and port, the client's model.
+    /// "openai" ("azure.ai.openai" in Azure mode), the server's host and port, the client's model,
+    /// both structured-output modes (client_options::structured_output_mode first), the strict dialect.
     provider_metadata provider() const override;
 
     /** Cancels the background response `token` names (`POST /v1/responses/{id}/cancel`);

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <forma/agent/output_validator.hpp>
-#include <forma/agent/structured_format.hpp>
+#include <forma/model/response_format.hpp>
 #include <forma/json/to_json.hpp>
 #include <forma/model/typed_agent_response.hpp>
 #include <forma/orchestration/orchestration.hpp>
@@ -37,19 +37,19 @@ template <class T, class F>
 concurrent_aggregator aggregate_as(F f) {
     using result = std::invoke_result_t<F&, std::vector<T>>;
     concurrent_aggregator out;
-    out.participant_format = structured_format<T>();
+    out.participant_format = response_format::for_type<T>();
     out.participant_validator = output_validator::for_type<T>();
     out.combine = [f = std::move(f)](const std::vector<agent_response<>>& answers) mutable {
         std::vector<T> values;
         values.reserve(answers.size());
         for (const agent_response<>& answer : answers)
-            values.push_back(agent_response<T>(answer, structured_format_wraps<T>()).result());
+            values.push_back(agent_response<T>(answer, response_format::wraps<T>()).result());
         result combined = f(std::move(values));
         if constexpr (std::is_convertible_v<result, std::string>) {
             return chat_message(chat_role::assistant(), std::string(std::move(combined)));
         } else {
             std::string text = to_json(combined);
-            if (structured_format_wraps<result>()) text = "{\"data\":" + text + "}";
+            if (response_format::wraps<result>()) text = "{\"data\":" + text + "}";
             return chat_message(chat_role::assistant(), std::move(text));
         }
     };

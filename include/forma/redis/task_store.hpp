@@ -28,7 +28,7 @@ struct task_store_options {
 
 /** A forma::task_store on Redis, so that any instance of a fleet answers for a task another
     one started: reads it, follows its updates, asks it to stop (the instance that runs it
-    cancels the run, agent_detail::task_runner watching for it).
+    cancels the run, forma::served_agent watching for it).
 
     Each task is a hash under `key_prefix + id` (its state, error, version, input, properties,
     claim) and a list `key_prefix + id + ":updates"`; each caller's tasks are listed in a sorted set

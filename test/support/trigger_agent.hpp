@@ -34,9 +34,9 @@ struct served_person {
 };
 BOOST_DESCRIBE_STRUCT(served_person, (), (name, age))
 
-class served_agent final : public forma::agent {
+class trigger_agent final : public forma::agent {
 public:
-    explicit served_agent(boost::asio::any_io_executor executor) : executor_(std::move(executor)) {}
+    explicit trigger_agent(boost::asio::any_io_executor executor) : executor_(std::move(executor)) {}
 
     executor_type get_executor() const override { return executor_; }
     std::string_view id() const noexcept override { return "served-agent"; }

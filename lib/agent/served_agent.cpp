@@ -1,4 +1,7 @@
-#include "task_runner.hpp"
+#include <forma/agent/served_agent.hpp>
+
+#include <forma/agent/in_memory_session_store.hpp>
+#include <forma/agent/in_memory_task_store.hpp>
 
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/model/awaits_input.hpp>
@@ -14,39 +17,26 @@
 #include <limits>
 #include <map>
 
-namespace forma::agent_detail {
+namespace forma {
 
 namespace asio = boost::asio;
+
+namespace {
 
 // How long settle() waits on the store between looks when it has no deadline.
 constexpr std::chrono::seconds settle_slice{15};
 
-std::string task_owner(std::string_view protocol, std::string_view caller) {
-    std::string owner(protocol);
-    owner += '/';
-    owner += caller;
-    return owner;
-}
+} // namespace
 
-session_id task_session(const agent_task& task) { return session_id(task.owner + "/" + task.context_id); }
-
-asio::awaitable<std::optional<agent_task>> load_owned(task_store& tasks, std::string id, std::string_view owner) {
-    std::optional<agent_task> task = co_await tasks.load(std::move(id));
-    if (task && task->owner != owner) task.reset();
-    co_return task;
-}
-
-struct task_runner::state {
+struct served_agent::state {
     agent& served;
     std::shared_ptr<task_store> tasks;
     std::shared_ptr<session_store> sessions;
     std::map<std::string, std::shared_ptr<asio::cancellation_signal>> running; // task id -> its run's stop
 
     asio::awaitable<std::shared_ptr<agent_session>> session_for(session_id id) {
-        if (sessions) {
-            std::optional<agent_session> loaded = co_await sessions->load(id);
-            if (loaded) co_return std::make_shared<agent_session>(std::move(*loaded));
-        }
+        std::optional<agent_session> loaded = co_await sessions->load(id);
+        if (loaded) co_return std::make_shared<agent_session>(std::move(*loaded));
         std::shared_ptr<agent_session> fresh = served.create_session();
         fresh->id = std::move(id);
         co_return fresh;
@@ -105,7 +95,7 @@ struct task_runner::state {
                 one.push_back(std::move(*update));
                 co_await tasks.append(task_id, std::move(one));
             }
-            if (s->sessions) co_await s->sessions->save(*session);
+            co_await s->sessions->save(*session);
             const agent_response<>& response = answer.response();
             const bool waits = !response.approval_requests().empty() || awaits_input(response);
             const task_state stopped = waits ? task_state::input_required : task_state::completed;
@@ -130,37 +120,67 @@ struct task_runner::state {
     }
 };
 
-task_runner::task_runner(agent& served, std::shared_ptr<task_store> tasks, std::shared_ptr<session_store> sessions)
-    : state_(std::make_shared<state>(state{served, std::move(tasks), std::move(sessions), {}})) {}
+served_agent::served_agent(agent& served, std::shared_ptr<task_store> tasks, std::shared_ptr<session_store> sessions) {
+    if (!tasks) tasks = std::make_shared<in_memory_task_store>(served.get_executor());
+    if (!sessions) sessions = std::make_shared<in_memory_session_store>(served.get_executor());
+    state_ = std::make_shared<state>(state{served, std::move(tasks), std::move(sessions), {}});
+}
 
-task_runner::~task_runner() {
+served_agent::~served_agent() {
     const auto running = state_->running; // a run erases its entry as it ends
     for (const auto& [id, stop] : running) stop->emit(asio::cancellation_type::terminal);
 }
 
-task_store& task_runner::tasks() const noexcept { return *state_->tasks; }
+agent& served_agent::served() const noexcept { return state_->served; }
+const std::shared_ptr<task_store>& served_agent::tasks() const noexcept { return state_->tasks; }
+const std::shared_ptr<session_store>& served_agent::sessions() const noexcept { return state_->sessions; }
 
-void task_runner::start(const agent_task& task, std::vector<chat_message> input, agent_run_options options) {
+std::string served_agent::owner_of(std::string_view protocol, std::string_view caller) {
+    std::string owner(protocol);
+    owner += '/';
+    owner += caller;
+    return owner;
+}
+
+session_id served_agent::session_of(const agent_task& task) { return session_id(task.owner + "/" + task.context_id); }
+
+asio::awaitable<std::optional<agent_task>> served_agent::load_owned(std::string id, std::string_view owner) const {
+    const auto s = state_;
+    std::optional<agent_task> task = co_await s->tasks->load(std::move(id));
+    if (task && task->owner != owner) task.reset();
+    co_return task;
+}
+
+void served_agent::start(const agent_task& task, std::vector<chat_message> input, agent_run_options options) {
     auto stop = std::make_shared<asio::cancellation_signal>();
     state_->running[task.id] = stop;
     asio::co_spawn(state_->served.get_executor(), state::watch_for_cancel(state_, task.id, stop), asio::detached);
     // The completion handler keeps the signal alive until co_spawn has let go of its slot.
     asio::co_spawn(state_->served.get_executor(),
-                   state::run(state_, task.id, task_session(task), std::move(input), std::move(options), stop),
+                   state::run(state_, task.id, session_of(task), std::move(input), std::move(options), stop),
                    asio::bind_cancellation_slot(stop->slot(), [stop](std::exception_ptr) {}));
 }
 
-bool task_runner::cancel(const std::string& task_id) {
+asio::awaitable<void> served_agent::cancel(const agent_task& task) {
+    const auto s = state_;
+    const std::string id = task.id;
+    const bool waits = task.state == task_state::input_required;
+    (void)co_await s->tasks->request_cancel(id);
+    if (waits) co_await s->tasks->set_state(id, task_state::canceled);
+    else stop(id);
+}
+
+bool served_agent::stop(const std::string& task_id) {
     const auto it = state_->running.find(task_id);
     if (it == state_->running.end()) return false;
-    const auto stop = it->second;
-    stop->emit(asio::cancellation_type::terminal);
+    const auto signal = it->second;
+    signal->emit(asio::cancellation_type::terminal);
     return true;
 }
 
-std::size_t task_runner::running() const noexcept { return state_->running.size(); }
+std::size_t served_agent::running() const noexcept { return state_->running.size(); }
 
-asio::awaitable<std::optional<agent_task>> task_runner::settle(std::string task_id, std::optional<clock::time_point> deadline) {
+asio::awaitable<std::optional<agent_task>> served_agent::settle(std::string task_id, std::optional<clock::time_point> deadline) {
     const auto s = state_;
     for (;;) {
         std::optional<agent_task> task = co_await s->tasks->load(task_id);
@@ -173,4 +193,4 @@ asio::awaitable<std::optional<agent_task>> task_runner::settle(std::string task_
     }
 }
 
-} // namespace forma::agent_detail
+} // namespace forma
