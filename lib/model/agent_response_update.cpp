@@ -1,5 +1,6 @@
 #include <forma/model/agent_response_update.hpp>
 
+#include "contents_text.hpp"
 #include "json_support.hpp"
 
 namespace forma {
@@ -11,12 +12,7 @@ agent_response_update::agent_response_update(std::optional<forma::chat_role> rol
     contents.emplace_back(text_content(std::move(text)));
 }
 
-std::string agent_response_update::text() const {
-    std::string out;
-    for (const content& c : contents)
-        if (const auto* t = std::get_if<text_content>(&c)) out += t->text;
-    return out;
-}
+std::string agent_response_update::text() const { return text_of(contents); }
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json,
                 const agent_response_update& update) {

@@ -1,5 +1,6 @@
 #include <forma/model/chat_message.hpp>
 
+#include "contents_text.hpp"
 #include "json_support.hpp"
 
 namespace forma {
@@ -10,12 +11,7 @@ chat_message::chat_message(forma::chat_role role, std::string text) : role(std::
     contents.emplace_back(text_content(std::move(text)));
 }
 
-std::string chat_message::text() const {
-    std::string out;
-    for (const content& c : contents)
-        if (const auto* t = std::get_if<text_content>(&c)) out += t->text;
-    return out;
-}
+std::string chat_message::text() const { return text_of(contents); }
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const chat_message& message) {
     boost::json::object& o = json.emplace_object();

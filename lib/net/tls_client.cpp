@@ -31,14 +31,9 @@ void add_pem_anchors(SSL_CTX* context, const std::string& pem) {
 } // namespace
 
 std::shared_ptr<SSL_CTX> make_tls_client_context(const tls_trust& trust) {
-    if (trust.context) return std::shared_ptr<SSL_CTX>(trust.context, trust.context->native_handle());
-    std::shared_ptr<SSL_CTX> context(SSL_CTX_new(TLS_client_method()), &SSL_CTX_free);
-    if (!context) throw error("cannot make a TLS context: " + openssl_reason());
+    std::shared_ptr<SSL_CTX> context = tls_context_for(trust.context, TLS_client_method(), "TLS");
+    if (trust.context) return context;
     SSL_CTX* native = context.get();
-    SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
-    // Frees OpenSSL's record buffers while a connection waits: most of a stream's life.
-    SSL_CTX_set_mode(native, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
-                                 SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     if (!trust.verify_peer) {
         SSL_CTX_set_verify(native, SSL_VERIFY_NONE, nullptr);
         return context;

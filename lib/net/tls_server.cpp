@@ -50,15 +50,10 @@ void use_key(SSL_CTX* context, const std::string& pem) {
 } // namespace
 
 std::shared_ptr<SSL_CTX> make_tls_server_context(const tls_identity& identity) {
-    if (identity.context) return std::shared_ptr<SSL_CTX>(identity.context, identity.context->native_handle());
-    std::shared_ptr<SSL_CTX> context(SSL_CTX_new(TLS_server_method()), &SSL_CTX_free);
-    if (!context) throw error("cannot make a TLS server context: " + openssl_reason());
-    SSL_CTX* native = context.get();
-    SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
-    // OpenSSL's buffers are released between records: an idle stream costs no record buffer.
-    SSL_CTX_set_mode(native, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-    use_chain(native, identity.certificate_chain);
-    use_key(native, identity.private_key);
+    std::shared_ptr<SSL_CTX> context = tls_context_for(identity.context, TLS_server_method(), "TLS server");
+    if (identity.context) return context;
+    use_chain(context.get(), identity.certificate_chain);
+    use_key(context.get(), identity.private_key);
     return context;
 }
 

@@ -7,11 +7,14 @@
 // releases them between records (SSL_MODE_RELEASE_BUFFERS). Each operation tries OpenSSL
 // first and waits for the socket only when OpenSSL asks for it.
 
+#include <forma/error.hpp>
+
 #include <boost/asio/append.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/compose.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/error.hpp>
 
 #include <openssl/err.h>
@@ -22,7 +25,9 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 
 namespace forma::net::detail {
 
@@ -32,6 +37,22 @@ inline std::string openssl_reason() {
     ERR_error_string_n(ERR_get_error(), text, sizeof text);
     ERR_clear_error();
     return text;
+}
+
+/** A TLS context as forma's clients and servers make one: `configured`'s own context when the
+    user gave one, else a new one for `method`, TLS 1.2 at least, that frees OpenSSL's record
+    buffers while a connection waits (most of a stream's life).
+    @throws error saying it cannot make the `what` context.
+*/
+inline std::shared_ptr<SSL_CTX> tls_context_for(const std::shared_ptr<boost::asio::ssl::context>& configured,
+                                                const SSL_METHOD* method, std::string_view what) {
+    if (configured) return std::shared_ptr<SSL_CTX>(configured, configured->native_handle());
+    std::shared_ptr<SSL_CTX> context(SSL_CTX_new(method), &SSL_CTX_free);
+    if (!context) throw error("cannot make a " + std::string(what) + " context: " + openssl_reason());
+    SSL_CTX_set_min_proto_version(context.get(), TLS1_2_VERSION);
+    SSL_CTX_set_mode(context.get(), SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
+                                        SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    return context;
 }
 
 /** A BIO over a socket descriptor that writes with MSG_NOSIGNAL. OpenSSL's own socket BIO

@@ -206,9 +206,7 @@ boost::json::object build_request(std::span<const chat_message> messages, const 
                                   std::string_view default_model, bool stream) {
     std::optional<chat_options> by_tool;
     const chat_options& options = options_as_sent(requested, by_tool);
-    const std::string_view model = options.model.empty() ? default_model : std::string_view(options.model);
-    if (model.empty())
-        throw error("an OpenAI chat request needs a model: set it in the client options or the chat options");
+    const std::string_view model = detail::model_to_send(options, default_model, "an OpenAI chat request");
     if (options.continuation_token)
         throw error("the OpenAI Chat Completions API cannot resume a response from a continuation token: "
                     "background runs need forma::openai::responses_client");

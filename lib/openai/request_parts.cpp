@@ -58,6 +58,13 @@ const char* tool_choice_keyword(const tool_choice& choice) noexcept {
     return nullptr;
 }
 
+std::string_view model_to_send(const chat_options& options, std::string_view default_model, std::string_view request) {
+    const std::string_view model = options.model.empty() ? default_model : std::string_view(options.model);
+    if (model.empty())
+        throw error(std::string(request) + " needs a model: set it in the client options or the chat options");
+    return model;
+}
+
 void check_tools(const chat_options& options) {
     const auto& tools = options.tools;
     for (std::size_t i = 0; i < tools.size(); ++i)

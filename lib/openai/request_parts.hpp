@@ -25,6 +25,10 @@ std::string result_text(const function_result_content& result);
 /// "auto", "none" or "required"; null for a choice of one named function.
 const char* tool_choice_keyword(const tool_choice& choice) noexcept;
 
+/// The model a request names: the options', else the client's `default_model`.
+/// @throws error, which names `request` ("an OpenAI chat request"), when neither names one.
+std::string_view model_to_send(const chat_options& options, std::string_view default_model, std::string_view request);
+
 /// @throws error when two tools share a name, or tool_choice names a tool not offered.
 void check_tools(const chat_options& options);
 

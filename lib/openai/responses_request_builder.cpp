@@ -167,9 +167,7 @@ boost::json::object build_responses_request(std::span<const chat_message> messag
                                             const responses_client_options& settings) {
     std::optional<chat_options> by_tool;
     const chat_options& options = options_as_sent(requested, by_tool);
-    const std::string_view model = options.model.empty() ? default_model : std::string_view(options.model);
-    if (model.empty())
-        throw error("an OpenAI Responses request needs a model: set it in the client options or the chat options");
+    const std::string_view model = detail::model_to_send(options, default_model, "an OpenAI Responses request");
     if (options.continuation_token)
         throw error("build_responses_request cannot send a continuation token: responses_client polls or "
                     "resumes the response it names instead of creating one");

@@ -7,6 +7,7 @@
 #include <forma/testing/schema_instance.hpp>
 
 #include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
@@ -161,6 +162,14 @@ void add_user_text(answer_request& request, std::string text) {
 
 scripted_reply bad_request(std::string_view message) {
     return scripted_reply::error(400, "invalid_request_error", message);
+}
+
+std::variant<boost::json::object, scripted_reply> request_object(std::string_view body) {
+    boost::system::error_code ec;
+    boost::json::value request = boost::json::parse(body, ec);
+    if (ec) return bad_request("The request body is not valid JSON: " + ec.message() + ".");
+    if (!request.is_object()) return bad_request("The request body must be a JSON object.");
+    return std::move(request.get_object());
 }
 
 decided_answer decide_answer(const answer_request& request, const generation& options) {

@@ -6,7 +6,7 @@
 
 #include <forma/testing/model_server.hpp>
 
-#include <boost/json/fwd.hpp>
+#include <boost/json/object.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace forma::testing::detail {
@@ -62,6 +63,9 @@ std::string content_text(const boost::json::value* content, std::initializer_lis
 
 /// A 400 with an OpenAI-style error body of type invalid_request_error.
 scripted_reply bad_request(std::string_view message);
+
+/// A request's body as a JSON object, or the 400 that says why it is not one.
+std::variant<boost::json::object, scripted_reply> request_object(std::string_view body);
 
 /// A function tool a request offers.
 struct offered_tool {

@@ -1,6 +1,5 @@
 #include "generated_answer.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
@@ -208,11 +207,9 @@ scripted_reply generate_answer(std::string_view method, std::string_view target,
                                      "Method " + std::string(method) + " is not allowed; use POST.")
             .with_header("Allow", "POST");
 
-    boost::system::error_code ec;
-    const json::value request = json::parse(body, ec);
-    if (ec) return bad_request("The request body is not valid JSON: " + ec.message() + ".");
-    const json::object* fields = request.if_object();
-    if (!fields) return bad_request("The request body must be a JSON object.");
+    std::variant<json::object, scripted_reply> request = request_object(body);
+    if (auto* refused = std::get_if<scripted_reply>(&request)) return std::move(*refused);
+    const json::object* fields = &std::get<json::object>(request);
     const json::value* messages = fields->if_contains("messages");
     if (!messages || !messages->is_array())
         return bad_request("'messages' is a required property and must be an array.");

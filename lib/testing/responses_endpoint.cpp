@@ -2,7 +2,6 @@
 
 #include "responses_shapes.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
@@ -239,11 +238,9 @@ scripted_reply responses_endpoint::answer(std::string_view method, std::string_v
 }
 
 scripted_reply responses_endpoint::create(std::string_view body, const generation& options, clock::time_point now) {
-    boost::system::error_code ec;
-    const json::value request = json::parse(body, ec);
-    if (ec) return bad_request("The request body is not valid JSON: " + ec.message() + ".");
-    const json::object* fields = request.if_object();
-    if (!fields) return bad_request("The request body must be a JSON object.");
+    std::variant<json::object, scripted_reply> request = request_object(body);
+    if (auto* refused = std::get_if<scripted_reply>(&request)) return std::move(*refused);
+    const json::object* fields = &std::get<json::object>(request);
     const json::value* input = fields->if_contains("input");
     if (!input || !(input->is_string() || input->is_array()))
         return bad_request("'input' is a required property and must be a string or an array of items.");
