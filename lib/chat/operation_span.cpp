@@ -298,15 +298,4 @@ void operation_span::fail(std::exception_ptr error) noexcept {
     s->close(std::nullopt);
 }
 
-boost::asio::awaitable<agent_response<>> operation_span::record(boost::asio::awaitable<agent_response<>> operation) {
-    try {
-        agent_response<> response = co_await std::move(operation);
-        end(response);
-        co_return response;
-    } catch (...) {
-        fail(std::current_exception());
-        throw;
-    }
-}
-
 } // namespace forma::telemetry

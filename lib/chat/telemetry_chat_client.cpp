@@ -33,7 +33,14 @@ telemetry::operation_span start_span(const chat_client& client, chat_request& re
 asio::awaitable<agent_response<>> telemetry_chat_client::get_response_core(chat_request request) {
     if (!request.context.trace) co_return co_await inner().get_response(std::move(request));
     telemetry::operation_span span = start_span(inner(), request, false);
-    co_return co_await span.record(inner().get_response(std::move(request)));
+    try {
+        agent_response<> response = co_await inner().get_response(std::move(request));
+        span.end(response);
+        co_return response;
+    } catch (...) {
+        span.fail(std::current_exception());
+        throw;
+    }
 }
 
 // The inner stream, each update added to the span, which ends with the stream.

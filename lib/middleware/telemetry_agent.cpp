@@ -39,7 +39,14 @@ telemetry::trace_parent telemetry_agent::parent_of(const agent_run_options& opti
 boost::asio::awaitable<agent_response<>> telemetry_agent::run_core(agent_run run) {
     telemetry::operation_span span = agent_detail::start_agent_span(*this, parent_of(run.options), provider_name_, run, false);
     carry(run.options, span);
-    co_return co_await span.record(delegating_agent::run_core(std::move(run)));
+    try {
+        agent_response<> response = co_await delegating_agent::run_core(std::move(run));
+        span.end(response);
+        co_return response;
+    } catch (...) {
+        span.fail(std::current_exception());
+        throw;
+    }
 }
 
 /// Starts the span and the inner stream at the first next(), and ends the span with the stream.

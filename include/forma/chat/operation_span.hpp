@@ -8,8 +8,6 @@
 #include <forma/telemetry/span_data.hpp>
 #include <forma/telemetry/trace_parent.hpp>
 
-#include <boost/asio/awaitable.hpp>
-
 #include <chrono>
 #include <exception>
 #include <memory>
@@ -71,8 +69,6 @@ public:
     void end() noexcept;
     /// Ends with an error: status ERROR, error.type from the exception.
     void fail(std::exception_ptr error) noexcept;
-    /// Awaits `operation` and ends with its response, or fails with its error (rethrown).
-    boost::asio::awaitable<agent_response<>> record(boost::asio::awaitable<agent_response<>> operation);
 
 private:
     struct state;
