@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/agent/agent.hpp>
+#include <forma/chat/delegating_chat_client.hpp>
 #include <forma/testing/scripted_chat_client.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -46,5 +47,16 @@ struct person {
     bool operator==(const person&) const = default;
 };
 BOOST_DESCRIBE_STRUCT(person, (), (name, age, occupation))
+
+/// A provider whose server takes standard JSON Schema (no strict subset) through the answer tool only.
+class tool_only_provider : public forma::delegating_chat_client {
+public:
+    using delegating_chat_client::delegating_chat_client;
+    forma::provider_metadata provider() const override {
+        return {.name = "tool-only",
+                .structured_output_modes = {forma::structured_output_mode::tool},
+                .schema_dialect = forma::schema_dialect::json_schema_2020_12};
+    }
+};
 
 } // namespace agent_test

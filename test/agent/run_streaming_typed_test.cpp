@@ -107,6 +107,24 @@ TEST_F(run_streaming_typed, a_wrapped_root_streams_its_elements) {
     EXPECT_TRUE(std::is_sorted(sizes.begin(), sizes.end()));
 }
 
+TEST_F(run_streaming_typed, the_stream_asks_the_provider_as_the_whole_run_does_and_reads_the_same_value) {
+    tool_only_provider provider(client);
+    chat_client_agent on_provider(provider, {.name = "extractor", .max_output_retries = 0});
+    client.add_text_response(answer);
+    const person whole = run_to_completion(io, on_provider.run<person>("John Smith is 42.")).result();
+    const forma::chat_options whole_options = client.requests().back().options;
+    script(answer, 7);
+    const seen streamed = read_all(on_provider);
+    const forma::chat_options& streamed_options = client.requests().back().options;
+    EXPECT_TRUE(client.requests().back().streaming);
+    EXPECT_EQ(streamed_options.response_format, whole_options.response_format);
+    EXPECT_EQ(streamed_options.response_format->strict(), false);
+    EXPECT_EQ(streamed_options.structured_output_mode, forma::structured_output_mode::tool);
+    EXPECT_EQ(whole_options.structured_output_mode, forma::structured_output_mode::tool);
+    ASSERT_TRUE(streamed.result.has_value());
+    EXPECT_EQ(*streamed.result, whole);
+}
+
 TEST_F(run_streaming_typed, text_that_cannot_be_the_type_fails_as_soon_as_it_shows) {
     script(R"({"name": "x", "age": "forty", "occupation": null})", 8);
     try {

@@ -1,5 +1,4 @@
 #include <forma/agent/chat_client_agent.hpp>
-#include <forma/chat/delegating_chat_client.hpp>
 #include <forma/model/agent_response_builder.hpp>
 
 #include "agent_test_support.hpp"
@@ -70,21 +69,6 @@ TEST_F(run_typed, wrapping_moves_defs_to_the_wrapper) {
     const auto& items = sent_schema().at("properties").at("data").at("items");
     EXPECT_EQ(items.at("type"), "object");
 }
-
-namespace {
-
-// A provider whose server takes standard JSON Schema (no strict subset) through the answer tool only.
-class tool_only_provider : public forma::delegating_chat_client {
-public:
-    using delegating_chat_client::delegating_chat_client;
-    forma::provider_metadata provider() const override {
-        return {.name = "tool-only",
-                .structured_output_modes = {forma::structured_output_mode::tool},
-                .schema_dialect = forma::schema_dialect::json_schema_2020_12};
-    }
-};
-
-} // namespace
 
 TEST_F(run_typed, the_providers_dialect_and_first_mode_shape_the_request) {
     tool_only_provider provider(client);
