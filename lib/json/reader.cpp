@@ -380,15 +380,9 @@ bool reader::fail_unknown(std::string_view key) {
                 " (parse_options::reject_unknown_members is set)");
 }
 
-bool reader::push_key(std::string_view key) {
-    path_.push_back({std::string(key), 0, false});
-    return false;
-}
+bool reader::push_key(std::string_view key) { return unwind_through(path_, path_segment::member(key)); }
 
-bool reader::push_index(std::size_t index) {
-    path_.push_back({{}, index, true});
-    return false;
-}
+bool reader::push_index(std::size_t index) { return unwind_through(path_, path_segment::element(index)); }
 
 std::string json_pointer(const std::vector<path_segment>& innermost_first) {
     std::string pointer;
@@ -483,11 +477,11 @@ bool reader::step_over(path_segment segment, const char* container, const char* 
 }
 
 bool reader::step_over(std::string_view key, const char* container, const char* value_start, std::size_t depth) {
-    return step_over(path_segment{std::string(key), 0, false}, container, value_start, depth);
+    return step_over(path_segment::member(key), container, value_start, depth);
 }
 
 bool reader::step_over(std::size_t index, const char* container, const char* value_start, std::size_t depth) {
-    return step_over(path_segment{{}, index, true}, container, value_start, depth);
+    return step_over(path_segment::element(index), container, value_start, depth);
 }
 
 } // namespace forma::json_detail

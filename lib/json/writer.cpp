@@ -44,15 +44,9 @@ bool writer::fail(std::string reason) {
     return false;
 }
 
-bool writer::push_key(std::string_view key) {
-    path_.push_back({std::string(key), 0, false});
-    return false;
-}
+bool writer::push_key(std::string_view key) { return unwind_through(path_, path_segment::member(key)); }
 
-bool writer::push_index(std::size_t index) {
-    path_.push_back({{}, index, true});
-    return false;
-}
+bool writer::push_index(std::size_t index) { return unwind_through(path_, path_segment::element(index)); }
 
 json_error writer::take_error() {
     return json_error(json_pointer(path_), "cannot write JSON: " + reason_);

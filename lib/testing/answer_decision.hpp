@@ -21,25 +21,11 @@
 
 namespace forma::testing::detail {
 
-/// How the server generates an answer for one request.
-struct generation {
-    std::string model = "forma-local";
-    /// Already `seed + request index`.
-    std::uint64_t seed = 0;
+/// How the server generates an answer for one request: the server's options, with `seed`
+/// already `seed + request index`.
+struct generation : model_server_options {
     /// Numbers the reply's ids ("chatcmpl-local-<n>", "resp_<n>") and its calls' ("call_<n>_<i>").
     std::uint64_t request_number = 0;
-    std::size_t delta_size = 8;
-    std::chrono::milliseconds chunk_delay{0};
-    std::size_t tool_calls_per_turn = 1;
-    tool_call_fault tool_fault = tool_call_fault::none;
-    forma::testing::answer_fault answer_fault = forma::testing::answer_fault::none;
-    double answer_fault_rate = 1.0;
-    std::size_t answer_fault_attempts = std::numeric_limits<std::size_t>::max();
-    bool json_schema_supported = true;
-    // The Responses API's options (see model_server_options).
-    std::string reasoning_summary{};
-    std::chrono::milliseconds background_duration{30};
-    std::optional<std::size_t> drop_stream_after_events{};
 };
 
 /// Seconds since the Unix epoch, now.

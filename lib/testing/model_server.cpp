@@ -256,20 +256,8 @@ scripted_reply model_server::state::pick_reply(const received_request& request) 
                 return reply;
             }
         }
-        const detail::generation generation{.model = options.model,
-                                            .seed = options.seed + index,
-                                            .request_number = index,
-                                            .delta_size = options.delta_size,
-                                            .chunk_delay = options.chunk_delay,
-                                            .tool_calls_per_turn = options.tool_calls_per_turn,
-                                            .tool_fault = options.tool_fault,
-                                            .answer_fault = options.answer_fault,
-                                            .answer_fault_rate = options.answer_fault_rate,
-                                            .answer_fault_attempts = options.answer_fault_attempts,
-                                            .json_schema_supported = options.json_schema_supported,
-                                            .reasoning_summary = options.reasoning_summary,
-                                            .background_duration = options.background_duration,
-                                            .drop_stream_after_events = options.drop_stream_after_events};
+        detail::generation generation{options, index};
+        generation.seed += index;
         if (detail::responses_endpoint::serves(request.target))
             return responses.answer(request.method, request.target, request.body, generation,
                                     std::chrono::steady_clock::now());

@@ -44,7 +44,7 @@ void write_reply(const std::string& name, const scripted_reply& reply) {
 
 void write_generated(const std::string& name, std::string_view body, std::string_view target = "/v1/chat/completions",
                      std::string_view method = "POST") {
-    write_reply(name, detail::generate_answer(method, target, body, {.model = "forma-local", .seed = 1}));
+    write_reply(name, detail::generate_answer(method, target, body, {{.model = "forma-local", .seed = 1}}));
 }
 
 void fail(const std::string& name, const std::string& why) {
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
                                             messages + "}");
     write_reply("tool_calls_parallel", detail::generate_answer("POST", "/v1/chat/completions",
                                                                R"({"stream":true,)" + tools + messages + "}",
-                                                               {.seed = 2, .tool_calls_per_turn = 2}));
+                                                               {{.seed = 2, .tool_calls_per_turn = 2}}));
     write_generated("tool_choice_named", R"({"tool_choice":{"type":"function","function":{"name":"ping"}},)" + tools +
                                              messages + "}");
     write_generated("tool_choice_unknown", R"({"tool_choice":{"type":"function","function":{"name":"nope"}},)" +
@@ -155,13 +155,13 @@ int main(int argc, char** argv) {
     write_responses_reply("resp_text", respond("{" + input + "}"));
     write_responses_reply("resp_items", respond("{" + items + "}"));
     write_responses_reply("resp_stream", respond(R"({"stream":true,"temperature":0.5,)" + input + "}",
-                                                 {.delta_size = 5}));
+                                                 {{.delta_size = 5}}));
     write_responses_reply("resp_json_object", respond(R"({"text":{"format":{"type":"json_object"}},)" + input + "}"));
     write_responses_reply("resp_json_schema", respond(R"({"text":{"format":{"type":"json_schema","name":"p",
         "strict":true,"schema":)" + schema + "}}," + input + "}"));
     write_responses_reply("resp_tool_call", respond("{" + response_tools + input + "}"));
     write_responses_reply("resp_tool_calls_stream", respond(R"({"stream":true,)" + response_tools + input + "}",
-                                                            {.tool_calls_per_turn = 2}));
+                                                            {{.tool_calls_per_turn = 2}}));
     write_responses_reply("resp_tool_choice_named", respond(R"({"tool_choice":{"type":"function","name":"ping"},
         "parallel_tool_calls":false,)" + response_tools + input + "}"));
     write_responses_reply("resp_tool_choice_required", respond(R"({"tool_choice":"required",)" + response_tools +
@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
         {"role":"user","content":"Weather in Oslo?"},
         {"type":"function_call","call_id":"c1","name":"get_weather","arguments":"{}"},
         {"type":"function_call_output","call_id":"c1","output":"5 degrees"}]})"));
-    const detail::generation reasoning{.reasoning_summary = "Thinking about Ada."};
+    const detail::generation reasoning{{.reasoning_summary = "Thinking about Ada."}};
     write_responses_reply("resp_reasoning", respond("{" + input + "}", reasoning));
     write_responses_reply("resp_reasoning_stream",
                           respond(R"({"stream":true,"include":["reasoning.encrypted_content"],)" + response_tools +
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
                                                             reasoning));
 
     // A background run over 100 ms: queued, in progress, completed; its stream; a resume; a cancel.
-    const detail::generation background{.background_duration = std::chrono::milliseconds(100)};
+    const detail::generation background{{.background_duration = std::chrono::milliseconds(100)}};
     auto get = [&](const std::string& target, int ms) { return respond("", background, "GET", target, ms); };
     auto post = [&](const std::string& target, int ms) { return respond("", background, "POST", target, ms); };
     const std::string first_id = "resp_" + std::to_string(request), first = "/v1/responses/" + first_id;

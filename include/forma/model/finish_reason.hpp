@@ -1,13 +1,9 @@
 #pragma once
 
-#include <forma/json/json_error.hpp>
-
-#include <boost/json/conversion.hpp>
-#include <boost/json/value.hpp>
-#include <boost/json/value_from.hpp>
-#include <boost/json/value_to.hpp>
+#include <forma/model/detail/case_insensitive_name.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace forma {
 
@@ -17,10 +13,13 @@ namespace forma {
     Compared case-insensitively (ASCII), like chat_role, so "STOP" from one
     provider equals `stop()`; JSON holds the spelling given.
 */
-class finish_reason {
+class finish_reason : public model_detail::case_insensitive_name<finish_reason> {
 public:
+    static constexpr std::string_view kind = "finish_reason";
+    static constexpr std::string_view described_as = "finish reason";
+
     /// @throws error if `value` is empty: "no reason" is a null std::optional instead.
-    explicit finish_reason(std::string value);
+    explicit finish_reason(std::string value) : case_insensitive_name(std::move(value)) {}
 
     /// The model ended its answer normally.
     static finish_reason stop() { return finish_reason(std::string("stop")); }
@@ -30,19 +29,6 @@ public:
     static finish_reason tool_calls() { return finish_reason(std::string("tool_calls")); }
     /// A provider's content filter removed or withheld output.
     static finish_reason content_filter() { return finish_reason(std::string("content_filter")); }
-
-    /// The reason as given, e.g. "stop".
-    const std::string& value() const noexcept { return value_; }
-
-    friend bool operator==(const finish_reason& a, const finish_reason& b) noexcept;
-
-private:
-    std::string value_;
 };
-
-/// Writes the reason as its string.
-void tag_invoke(boost::json::value_from_tag, boost::json::value& json, const finish_reason& reason);
-/// @throws json_error unless `json` is a non-empty string.
-finish_reason tag_invoke(boost::json::value_to_tag<finish_reason>, const boost::json::value& json);
 
 } // namespace forma

@@ -90,7 +90,16 @@ struct path_segment {
     std::string key;
     std::size_t index = 0;
     bool is_index = false;
+
+    static path_segment member(std::string_view name) { return {std::string(name), 0, false}; }
+    static path_segment element(std::size_t i) { return {{}, i, true}; }
 };
+
+/// Adds the segment an error unwinds through to `innermost_first`; false, for the caller to return.
+inline bool unwind_through(std::vector<path_segment>& innermost_first, path_segment segment) {
+    innermost_first.push_back(std::move(segment));
+    return false;
+}
 
 /// Why a string past parse_options::max_string_length is an error.
 std::string string_too_long_reason(std::size_t limit);
