@@ -2,8 +2,10 @@
 // network-sized reads, through the SSE parser alone and through the whole
 // mapping to agent_response_updates; the same answer as a reasoning model's Responses
 // API event stream through its parser, and as the argument deltas of a final_result call
-// (structured_output_mode::tool). Reports MB/s and events/s.
+// (structured_output_mode::tool), and as Anthropic's Messages API streams it. Reports MB/s and
+// events/s.
 
+#include <forma/anthropic/stream_parser.hpp>
 #include <forma/model.hpp>
 #include <forma/net/sse_parser.hpp>
 #include <forma/openai/responses_parser.hpp>
@@ -273,6 +275,38 @@ recorded_stream make_tool_answer_stream(std::size_t deltas) {
     return s;
 }
 
+// The same answer as Anthropic's Messages API streams it: message_start, a text block of one
+// text_delta per token (the chat stream's deltas), message_delta with the usage, message_stop.
+recorded_stream make_messages_stream(std::size_t deltas) {
+    recorded_stream s;
+    const auto event = [&s](std::string_view type, std::string_view data) {
+        s.bytes.append("event: ").append(type).append("\ndata: ").append(data).append("\n\n");
+        ++s.events;
+    };
+    event("message_start", R"({"type":"message_start","message":{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message",)"
+                           R"("role":"assistant","model":"claude-sonnet-4-5-20250929","content":[],"stop_reason":null,)"
+                           R"("stop_sequence":null,"usage":{"input_tokens":19,"cache_creation_input_tokens":0,)"
+                           R"("cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}})");
+    event("content_block_start", R"({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})");
+    for (std::size_t i = 0; i < deltas; ++i) {
+        const std::string_view token = tokens[i % std::size(tokens)];
+        event("content_block_delta", R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":")" +
+                                         std::string(token) + "\"}}");
+        s.text += unescape(token);
+        if (i % 64 == 0) event("ping", R"({"type": "ping"})");
+    }
+    event("content_block_stop", R"({"type":"content_block_stop","index":0})");
+    event("message_delta", R"({"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},)"
+                           R"("usage":{"output_tokens":40000}})");
+    event("message_stop", R"({"type":"message_stop"})");
+    return s;
+}
+
+const recorded_stream& messages_stream() {
+    static const recorded_stream s = make_messages_stream(stream().events - 4);
+    return s;
+}
+
 const recorded_stream& tool_answer_stream() {
     static const recorded_stream s = make_tool_answer_stream(stream().events - 4);
     return s;
@@ -488,6 +522,22 @@ void tool_answer_parse_and_map(benchmark::State& state) {
     report(state, s);
 }
 
+// Anthropic's Messages stream of the same answer, parsed and mapped: compared with
+// sse_parse_and_map/typed, the cost of the Messages protocol for the same answer (goal: 1.3 at most).
+void messages_parse_and_map(benchmark::State& state) {
+    const recorded_stream& s = messages_stream();
+    const std::size_t read_size = static_cast<std::size_t>(state.range(0));
+    for (auto _ : state) {
+        forma::anthropic::stream_parser parser;
+        const std::size_t text_bytes = map_text(parser, s, read_size);
+        if (text_bytes != s.text.size() || text_bytes != stream().text.size() || !parser.done()) {
+            state.SkipWithError("the Messages stream did not map to the expected text");
+            break;
+        }
+    }
+    report(state, s);
+}
+
 } // namespace
 
 // Reads of 1.5 KB (about one TLS record's worth of a trickling stream) and 16 KB (a full TLS record).
@@ -498,5 +548,6 @@ BENCHMARK(sse_boost_json_dom_and_map)->Arg(1536)->Arg(16384)->Unit(benchmark::kM
 BENCHMARK(sse_parse_map_and_merge)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(responses_parse_and_map)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(tool_answer_parse_and_map)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
+BENCHMARK(messages_parse_and_map)->Arg(1536)->Arg(16384)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -7,7 +7,6 @@
 // piece sizes, then the bytes, read both as a whole body and as an event stream.
 #include "fuzz_support.hpp"
 
-#include <forma/model/agent_response_builder.hpp>
 #include <forma/openai/response_parser.hpp>
 #include <forma/openai/responses_parser.hpp>
 #include <forma/openai/stream_parser.hpp>
@@ -40,31 +39,6 @@ void read_responses_body(std::string_view body, int status) {
     });
 }
 
-// Feeds `bytes` in pieces to `parser` (a stream parser of either API) and checks the merge.
-template <class Parser>
-void read_stream(Parser& parser, std::string_view bytes, std::uint8_t config, std::uint8_t split_seed) {
-    forma::agent_response_builder builder;
-    bool copy = (config & 32) != 0; // the builder's copying and moving paths
-    const bool completed = forma_fuzz::only_typed_errors([&] {
-        for (std::string_view piece : forma_fuzz::pieces(bytes, split_seed))
-            while (auto update = parser.next(piece)) {
-                (void)update->text();
-                if (copy)
-                    builder.add(*update);
-                else
-                    builder.add(std::move(*update));
-                copy = !copy;
-            }
-        parser.finish();
-    });
-    const forma::agent_response<> merged = builder.take();
-    (void)merged.text();
-    if (!completed) return;
-    // Documented: to_agent_response(r.to_updates()) == r for every r that to_agent_response made.
-    forma_fuzz::check(forma::to_agent_response(merged.to_updates()) == merged,
-                      "a merged response does not merge back from its own updates");
-}
-
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -77,8 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (config & 8) options.sse.max_event_size = 64;
     options.keep_raw_chunks = (config & 16) != 0;
     forma::openai::stream_parser chat(options);
-    read_stream(chat, bytes, config, data[1]);
+    forma_fuzz::merge_stream(chat, bytes, (config & 32) != 0, data[1]);
     forma::openai::responses_stream_parser responses({.sse = options.sse});
-    read_stream(responses, bytes, config, data[1]);
+    forma_fuzz::merge_stream(responses, bytes, (config & 32) != 0, data[1]);
     return 0;
 }

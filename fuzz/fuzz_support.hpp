@@ -3,6 +3,7 @@
 #pragma once
 
 #include <forma/error.hpp>
+#include <forma/model/agent_response_builder.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -105,6 +106,34 @@ inline std::vector<std::string_view> records(std::string_view bytes) {
         bytes.remove_prefix(end + 1);
     }
     return out;
+}
+
+/** Feeds `bytes` in pieces (`split_seed`) to a provider's stream parser, merging the updates
+    (copied and moved in turn, starting with a copy when `copy_first`); when the stream ends
+    whole, checks what is documented: to_agent_response(r.to_updates()) == r for every r that
+    to_agent_response made.
+*/
+template <class Parser>
+void merge_stream(Parser& parser, std::string_view bytes, bool copy_first, std::uint8_t split_seed) {
+    forma::agent_response_builder builder;
+    bool copy = copy_first;
+    const bool completed = only_typed_errors([&] {
+        for (std::string_view piece : pieces(bytes, split_seed))
+            while (auto update = parser.next(piece)) {
+                (void)update->text();
+                if (copy)
+                    builder.add(*update);
+                else
+                    builder.add(std::move(*update));
+                copy = !copy;
+            }
+        parser.finish();
+    });
+    const forma::agent_response<> merged = builder.take();
+    (void)merged.text();
+    if (completed)
+        check(forma::to_agent_response(merged.to_updates()) == merged,
+              "a merged response does not merge back from its own updates");
 }
 
 } // namespace forma_fuzz

@@ -1,4 +1,4 @@
-# Runs an example with OPENAI_API_KEY and OPENAI_BASE_URL unset, so that it uses the local model
+# Runs an example with OPENAI_API_KEY and OPENAI_BASE_URL (and ANTHROPIC_*) unset, so that it uses the local model
 # server, and checks what it prints:
 #
 #   cmake -DPROGRAM=<exe> [-DARGS=<arg;...>] -DEXPECTED=<file> [-DEXPECT_FAILURE=ON] -P check_output.cmake
@@ -12,6 +12,8 @@ include(${CMAKE_CURRENT_LIST_DIR}/pop_line.cmake)
 
 unset(ENV{OPENAI_API_KEY})
 unset(ENV{OPENAI_BASE_URL})
+unset(ENV{ANTHROPIC_API_KEY})
+unset(ENV{ANTHROPIC_BASE_URL})
 execute_process(COMMAND ${PROGRAM} ${ARGS}
                 RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output TIMEOUT 90)
 message("${output}")

@@ -3,6 +3,7 @@
 /// Everything forma offers, for users who prefer one include.
 #include <forma/a2a.hpp>
 #include <forma/agent.hpp>
+#include <forma/anthropic.hpp>
 #include <forma/chat.hpp>
 #include <forma/error.hpp>
 #include <forma/json.hpp>

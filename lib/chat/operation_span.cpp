@@ -141,6 +141,12 @@ struct operation_span::state {
         if (reason) add(attr::response_finish_reasons, std::vector<std::string>{reason->value()});
         if (counts && counts->input_token_count) add(attr::usage_input_tokens, *counts->input_token_count);
         if (counts && counts->output_token_count) add(attr::usage_output_tokens, *counts->output_token_count);
+        if (counts && counts->cached_input_token_count)
+            add(attr::usage_cache_read_input_tokens, *counts->cached_input_token_count);
+        if (counts)
+            if (auto written = counts->additional_counts.find("cache_creation_input_tokens");
+                written != counts->additional_counts.end())
+                add(attr::usage_cache_creation_input_tokens, written->second);
     }
 
     // Ends the span, records the metrics and hands both over; never throws.

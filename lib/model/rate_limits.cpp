@@ -1,5 +1,8 @@
 #include <forma/model/rate_limits.hpp>
 
+#include "json_support.hpp"
+
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -54,6 +57,13 @@ std::optional<std::int64_t> rate_limits::parse_count(std::string_view value) {
 
 std::optional<std::chrono::milliseconds> rate_limits::parse_reset(std::string_view value) {
     if (value.empty() || value.size() > 64) return std::nullopt;
+    if (value.size() > 10 && value[4] == '-' && value[10] == 'T') { // an RFC 3339 time (Anthropic's)
+        const std::optional<model_detail::time_point> at = model_detail::parse_time(value);
+        if (!at) return std::nullopt;
+        const auto until = std::chrono::ceil<std::chrono::milliseconds>(*at - std::chrono::system_clock::now());
+        if (until > std::chrono::hours(24 * 7)) return std::nullopt;
+        return std::max(until, std::chrono::milliseconds(0));
+    }
     double total_ms = 0;
     std::size_t i = 0;
     while (i < value.size()) {

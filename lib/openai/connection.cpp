@@ -8,27 +8,17 @@ namespace forma::openai::detail {
 namespace {
 
 provider_transport_options transport_options(const client_options& options) {
-    provider_transport_options out{.base_url = options.base_url,
-                                   .headers = {},
-                                   .secrets = {},
-                                   .trust = options.trust,
-                                   .timeouts = options.timeouts,
-                                   .retry = options.retry,
-                                   .max_response_body = options.max_response_body,
-                                   .max_stream_bytes = options.max_stream_bytes,
-                                   .max_idle_connections = options.max_idle_connections,
-                                   .rate_limit_headers = x_ratelimit_headers,
-                                   .read_error = [](int status, std::string_view body) { return parse_error(status, body); }};
-    if (!options.api_key.empty()) { // credential-named headers: their values never reach an error
+    std::vector<std::pair<std::string, std::string>> headers; // credential-named: their values never reach an error
+    if (!options.api_key.empty()) {
         if (options.azure)
-            out.headers.emplace_back("api-key", options.api_key);
+            headers.emplace_back("api-key", options.api_key);
         else
-            out.headers.emplace_back("Authorization", "Bearer " + options.api_key);
+            headers.emplace_back("Authorization", "Bearer " + options.api_key);
     }
-    if (!options.organization.empty()) out.headers.emplace_back("OpenAI-Organization", options.organization);
-    if (!options.project.empty()) out.headers.emplace_back("OpenAI-Project", options.project);
-    out.headers.insert(out.headers.end(), options.headers.begin(), options.headers.end());
-    return out;
+    if (!options.organization.empty()) headers.emplace_back("OpenAI-Organization", options.organization);
+    if (!options.project.empty()) headers.emplace_back("OpenAI-Project", options.project);
+    return transport_options_from(options, std::move(headers), x_ratelimit_headers,
+                                  [](int status, std::string_view body) { return parse_error(status, body); });
 }
 
 client_options checked(client_options options) {

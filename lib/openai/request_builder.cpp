@@ -3,7 +3,7 @@
 #include <forma/json/detail/reader.hpp>
 
 #include <forma/chat/answer_tool.hpp>
-#include "request_parts.hpp"
+#include "../chat/request_parts.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -14,9 +14,9 @@
 namespace forma::openai {
 namespace {
 
-using detail::essence;
-using detail::result_text;
-using detail::starts_with_ci;
+using chat_detail::essence;
+using chat_detail::result_text;
+using chat_detail::starts_with_ci;
 
 // The API takes at most this many stop sequences (StopConfiguration: maxItems 4).
 constexpr std::size_t max_stop_sequences = 4;
@@ -186,7 +186,7 @@ boost::json::object tool_declaration(const function_tool& tool) {
 }
 
 boost::json::value tool_choice_of(const tool_choice& choice) {
-    if (const char* keyword = detail::tool_choice_keyword(choice)) return keyword;
+    if (const char* keyword = chat_detail::tool_choice_keyword(choice)) return keyword;
     return boost::json::object{{"type", "function"},
                                {"function", boost::json::object{{"name", choice.function_name()}}}};
 }
@@ -206,15 +206,15 @@ boost::json::object build_request(std::span<const chat_message> messages, const 
                                   std::string_view default_model, bool stream) {
     std::optional<chat_options> by_tool;
     const chat_options& options = options_as_sent(requested, by_tool);
-    const std::string_view model = detail::model_to_send(options, default_model, "an OpenAI chat request");
+    const std::string_view model = chat_detail::model_to_send(options, default_model, "an OpenAI chat request");
     if (options.continuation_token)
         throw error("the OpenAI Chat Completions API cannot resume a response from a continuation token: "
                     "background runs need forma::openai::responses_client");
     if (options.stop_sequences.size() > max_stop_sequences)
         throw error("the OpenAI Chat Completions API takes at most 4 stop sequences, got " +
                     std::to_string(options.stop_sequences.size()));
-    detail::check_additional_properties(options, {"messages", "stream"});
-    detail::check_tools(options);
+    chat_detail::check_additional_properties(options, {"messages", "stream"}, "the OpenAI client");
+    chat_detail::check_tools(options);
 
     boost::json::object body;
     body["model"] = model;
@@ -239,7 +239,7 @@ boost::json::object build_request(std::span<const chat_message> messages, const 
         body["stream_options"] = boost::json::object{{"include_usage", true}};
     }
     for (const auto& property : options.additional_properties) body[property.key()] = property.value();
-    detail::require_utf8(body);
+    chat_detail::require_utf8(body, "the OpenAI request");
     return body;
 }
 

@@ -1,7 +1,7 @@
 #include <forma/openai/responses_request_builder.hpp>
 
 #include <forma/chat/answer_tool.hpp>
-#include "request_parts.hpp"
+#include "../chat/request_parts.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -10,8 +10,8 @@
 namespace forma::openai {
 namespace {
 
-using detail::essence;
-using detail::starts_with_ci;
+using chat_detail::essence;
+using chat_detail::starts_with_ci;
 
 [[noreturn]] void cannot_send(std::string_view what, const chat_role& role) {
     throw error("an OpenAI Responses " + role.value() + " message cannot hold " + std::string(what));
@@ -73,7 +73,7 @@ public:
         } else if (const auto* result = std::get_if<function_result_content>(&c)) {
             flush();
             out_.push_back(boost::json::object{
-                {"type", "function_call_output"}, {"call_id", result->call_id}, {"output", detail::result_text(*result)}});
+                {"type", "function_call_output"}, {"call_id", result->call_id}, {"output", chat_detail::result_text(*result)}});
         } else if (const auto* reasoning = std::get_if<text_reasoning_content>(&c)) {
             add_reasoning(*reasoning);
         } else if (const auto* errors = std::get_if<output_errors_content>(&c)) {
@@ -134,7 +134,7 @@ boost::json::object format_of(const response_format& format) {
 }
 
 boost::json::value tool_choice_of(const tool_choice& choice) {
-    if (const char* keyword = detail::tool_choice_keyword(choice)) return keyword;
+    if (const char* keyword = chat_detail::tool_choice_keyword(choice)) return keyword;
     return boost::json::object{{"type", "function"}, {"name", choice.function_name()}};
 }
 
@@ -167,7 +167,7 @@ boost::json::object build_responses_request(std::span<const chat_message> messag
                                             const responses_client_options& settings) {
     std::optional<chat_options> by_tool;
     const chat_options& options = options_as_sent(requested, by_tool);
-    const std::string_view model = detail::model_to_send(options, default_model, "an OpenAI Responses request");
+    const std::string_view model = chat_detail::model_to_send(options, default_model, "an OpenAI Responses request");
     if (options.continuation_token)
         throw error("build_responses_request cannot send a continuation token: responses_client polls or "
                     "resumes the response it names instead of creating one");
@@ -178,8 +178,8 @@ boost::json::object build_responses_request(std::span<const chat_message> messag
         throw error("a background response needs store: responses_client_options::store is false");
     if (settings.server_side_conversation && settings.store == false)
         throw error("server_side_conversation needs stored responses: responses_client_options::store is false");
-    detail::check_additional_properties(options, {"input", "stream"});
-    detail::check_tools(options);
+    chat_detail::check_additional_properties(options, {"input", "stream"}, "the OpenAI client");
+    chat_detail::check_tools(options);
 
     boost::json::object body;
     body["model"] = model;
@@ -217,7 +217,7 @@ boost::json::object build_responses_request(std::span<const chat_message> messag
     if (options.allow_background_responses) body["background"] = true;
     if (stream) body["stream"] = true;
     for (const auto& property : options.additional_properties) body[property.key()] = property.value();
-    detail::require_utf8(body);
+    chat_detail::require_utf8(body, "the OpenAI request");
     return body;
 }
 

@@ -200,7 +200,7 @@ scripted_reply generate_answer(std::string_view method, std::string_view target,
     if (path.size() < endpoint.size() || path.substr(path.size() - endpoint.size()) != endpoint)
         return scripted_reply::error(404, "invalid_request_error",
                                      "Unknown request URL: " + std::string(method) + " " + std::string(path) +
-                                         ". This server answers POST /v1/chat/completions and /v1/responses.",
+                                         ". This server answers POST /v1/chat/completions, /v1/responses and /v1/messages.",
                                      "unknown_url");
     if (method != "POST")
         return scripted_reply::error(405, "invalid_request_error",

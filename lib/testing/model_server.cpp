@@ -5,6 +5,7 @@
 
 #include "../text/ascii.hpp"
 #include "generated_answer.hpp"
+#include "messages_endpoint.hpp"
 #include "responses_endpoint.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -258,6 +259,8 @@ scripted_reply model_server::state::pick_reply(const received_request& request) 
         }
         detail::generation generation{options, index};
         generation.seed += index;
+        if (detail::serves_messages(request.target))
+            return detail::generate_message(request.method, request.target, request.body, generation);
         if (detail::responses_endpoint::serves(request.target))
             return responses.answer(request.method, request.target, request.body, generation,
                                     std::chrono::steady_clock::now());

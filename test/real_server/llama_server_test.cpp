@@ -75,6 +75,12 @@ public:
         return o;
     }
 
+    /// The same server for the Anthropic client (llama-server's /v1/messages).
+    forma::anthropic::client_options anthropic_options() const {
+        const forma::openai::client_options o = client_options();
+        return {.base_url = o.base_url, .model = o.model, .trust = o.trust, .timeouts = o.timeouts, .retry = o.retry};
+    }
+
     void kill() { process_->kill(); }
 
     /// What the server has logged so far.
@@ -237,17 +243,22 @@ TEST_P(real_server, a_constraint_the_server_does_not_enforce_is_checked_and_retr
     }
 }
 
-TEST_P(real_server, a_prompt_past_the_context_is_an_http_error_400_saying_so) {
+// A prompt of 3,000 words against a context of 2,048 tokens: the server's 400, typed, on either API.
+void expect_a_prompt_past_the_context_refused(asio::io_context& io, forma::chat_client& client) {
     std::string prompt;
     for (int i = 0; i < 3000; ++i) prompt += "word ";
     try {
-        (void)forma_test::run_bounded(io_, client_.get_response(ask(prompt), greedy()), 60s);
+        (void)forma_test::run_bounded(io, client.get_response(ask(prompt), greedy()), 60s);
         ADD_FAILURE() << "a prompt of 3,000 words fit a context of 2,048 tokens";
     } catch (const forma::http_error& e) {
         EXPECT_EQ(e.status(), 400);
         EXPECT_EQ(e.type(), "exceed_context_size_error") << e.what();
         EXPECT_NE(std::string(e.what()).find("exceeds the available context size"), std::string::npos) << e.what();
     }
+}
+
+TEST_P(real_server, a_prompt_past_the_context_is_an_http_error_400_saying_so) {
+    expect_a_prompt_past_the_context_refused(io_, client_);
 }
 
 TEST_P(real_server, content_the_model_cannot_take_is_an_http_error_500_with_the_servers_words) {
@@ -317,6 +328,86 @@ TEST_P(tool_calling_server, tool_output_mode_is_one_forced_call_of_final_result_
 }
 
 INSTANTIATE_TEST_SUITE_P(llama, tool_calling_server, ::testing::Bool(), transport_name);
+
+// The Anthropic client against llama-server's /v1/messages, with the tool-call template. The
+// server ignores output_config, so a typed answer goes in tool mode: one forced call of final_result.
+class messages_server : public ::testing::TestWithParam<bool> {
+protected:
+    messages_server()
+        : server_(GetParam(), {"--chat-template-file", FORMA_TOOL_CALL_TEMPLATE}),
+          client_(io_.get_executor(), tool_mode(server_.anthropic_options())) {}
+
+    static forma::anthropic::client_options tool_mode(forma::anthropic::client_options o) {
+        o.structured_output_mode = forma::structured_output_mode::tool;
+        return o;
+    }
+
+    asio::io_context io_;
+    llama_server server_;
+    forma::anthropic::messages_client client_;
+};
+
+TEST_P(messages_server, a_greedy_answer_whole_and_streamed_is_the_same_text_and_usage) {
+    const forma::agent_response<> whole = forma_test::run_bounded(io_, client_.get_response(ask("Once upon a time"), greedy(40)), 60s);
+    EXPECT_FALSE(whole.text().empty());
+    ASSERT_TRUE(whole.usage);
+    EXPECT_GT(whole.usage->input_token_count.value_or(0), 0);
+    forma::update_stream stream = client_.get_streaming_response(ask("Once upon a time"), greedy(40));
+    const forma::agent_response<> streamed = forma_test::run_bounded(
+        io_,
+        [&]() -> asio::awaitable<forma::agent_response<>> {
+            forma::agent_response_builder builder;
+            while (auto update = co_await stream.next()) builder.add(std::move(*update));
+            co_return builder.take();
+        }(),
+        60s);
+    EXPECT_EQ(streamed.text(), whole.text());
+    EXPECT_EQ(streamed.finish_reason, whole.finish_reason);
+    ASSERT_TRUE(streamed.usage);
+    EXPECT_EQ(streamed.usage->output_token_count, whole.usage->output_token_count);
+    EXPECT_GT(forma_test::run_bounded(io_, client_.count_tokens(ask("Once upon a time")), 60s), 0);
+}
+
+// llama-server's /v1/messages drops disable_parallel_tool_use (and output_config): forced to call
+// final_result, the model calls it again and again to the token limit. forma reports that as what it
+// is: an answer cut by the limit (streamed: broken JSON, found as it comes), never a value read from it.
+TEST_P(messages_server, a_typed_answer_in_tool_mode_runs_to_the_limit_there_and_is_a_typed_error) {
+    forma::chat_client_agent agent(client_, {.name = "storyteller", .chat_options = greedy(200), .max_output_retries = 0});
+    const forma::agent_response<example::person> whole =
+        forma_test::run_bounded(io_, agent.run<example::person>("Who is Lily?"), 60s);
+    EXPECT_EQ(whole.finish_reason, forma::finish_reason::length());
+    const auto result = whole.try_result();
+    ASSERT_FALSE(result.has_value()) << whole.text();
+    EXPECT_TRUE(result.error().as<forma::output_truncated_error>()) << result.error().what();
+    // Streamed, the second call's input breaks the answer's JSON first: a json_error as soon as it does.
+    auto stream = agent.run_streaming<example::person>("Who is Lily?");
+    try {
+        forma_test::run_bounded(
+            io_,
+            [&]() -> asio::awaitable<void> {
+                while (co_await stream.next()) {
+                }
+            }(),
+            60s);
+        ADD_FAILURE() << "the stream read a value";
+    } catch (const forma::json_error&) {
+    } catch (const forma::output_truncated_error&) {
+    }
+}
+
+TEST_P(messages_server, an_answer_cut_at_its_limit_is_a_typed_error_and_a_long_prompt_a_400) {
+    forma::chat_client_agent agent(client_, {.name = "storyteller", .chat_options = greedy(3), .max_output_retries = 0});
+    const forma::agent_response<example::person> cut =
+        forma_test::run_bounded(io_, agent.run<example::person>("Who is Lily?"), 60s);
+    const auto result = cut.try_result();
+    ASSERT_FALSE(result.has_value()) << cut.text();
+    EXPECT_TRUE(result.error().as<forma::output_truncated_error>() || result.error().as<forma::json_error>())
+        << result.error().what();
+
+    expect_a_prompt_past_the_context_refused(io_, client_);
+}
+
+INSTANTIATE_TEST_SUITE_P(llama, messages_server, ::testing::Bool(), transport_name);
 
 TEST(real_server_gone, a_server_that_is_not_running_is_a_connect_error) {
     asio::io_context io;

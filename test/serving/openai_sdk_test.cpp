@@ -1,7 +1,11 @@
 // forma::serving::openai_endpoints called by the official `openai` npm package (through
 // openai_sdk_client.mjs): chat completions whole, streamed and with a JSON Schema; responses
-// whole, streamed, typed, in the background (polled, canceled) and a dropped stream resumed.
+// whole, streamed, typed, in the background (polled, canceled) and a dropped stream resumed; and
+// an agent on Anthropic's Messages API served as an OpenAI model.
+#include <forma/agent/chat_client_agent.hpp>
+#include <forma/anthropic/messages_client.hpp>
 #include <forma/serving/openai_endpoints.hpp>
+#include <forma/testing/model_server.hpp>
 
 #include "support/bounded_run.hpp"
 #include "support/program_output.hpp"
@@ -87,6 +91,34 @@ TEST_F(OpenaiSdk, BackgroundResponsesArePolledCanceledAndResumed) {
         EXPECT_EQ(resumed.at("text").as_string(), "one two three") << json::serialize(resumed);
         EXPECT_EQ(resumed.at("first").as_array().size(), 4u);
     }());
+}
+
+// The served agent runs on the Anthropic client, which the local model server answers over TLS:
+// an OpenAI client gets its answers, streamed and typed, from a Messages API model.
+TEST_F(OpenaiSdk, AnAgentOnTheMessagesApiIsServedAsAnOpenaiModel) {
+    forma::testing::model_server model(io.get_executor(), {.delta_size = 4});
+    forma::anthropic::messages_client messages(io.get_executor(), {.base_url = model.base_url(),
+                                                                   .model = "claude-local",
+                                                                   .trust = {.ca_certificates = model.certificate_pem()}});
+    forma::chat_client_agent agent(messages);
+    forma::serving::openai_endpoints anthropic_endpoints(agent);
+    run([&]() -> asio::awaitable<void> {
+        forma_test::running_server s(io, anthropic_endpoints.routes());
+        const json::object whole = co_await sdk(s, {"chat", "hello sdk"});
+        const json::object streamed = co_await sdk(s, {"chat_stream", "count to three"});
+        const json::object typed = co_await sdk(s, {"chat_schema", "Ada Lovelace, 36"});
+        co_await s.finish();
+        EXPECT_EQ(whole.at("result").at("choices").at(0).at("message").at("content").as_string(), "You said: hello sdk")
+            << json::serialize(whole);
+        EXPECT_EQ(streamed.at("text").as_string(), "You said: count to three") << json::serialize(streamed);
+        EXPECT_EQ(typed.at("parsed").at("age"), 36) << json::serialize(typed);
+        EXPECT_TRUE(typed.at("parsed").at("name").is_string()) << json::serialize(typed);
+    }());
+    const auto requests = model.requests();
+    ASSERT_EQ(requests.size(), 3u);
+    for (const auto& r : requests) EXPECT_EQ(r.target, "/v1/messages");
+    EXPECT_TRUE(json::parse(requests[1].body).at("stream").as_bool());
+    EXPECT_EQ(json::parse(requests[2].body).at("output_config").at("format").at("type"), "json_schema");
 }
 
 } // namespace

@@ -53,6 +53,31 @@ struct provider_transport_options {
     std::function<http_error(int status, std::string_view body)> read_error{};
 };
 
+/** The transport options of a provider's client options, read by the names every provider's
+    options share (base_url, trust, timeouts, retry, max_response_body, max_stream_bytes,
+    max_idle_connections, and `headers`, sent after `provider_headers`, the key's and the API
+    version's), with the provider's rate-limit header names and error reader.
+*/
+template <class ClientOptions>
+provider_transport_options transport_options_from(const ClientOptions& options,
+                                                  std::vector<std::pair<std::string, std::string>> provider_headers,
+                                                  const forma::rate_limit_headers& rate_limit_headers,
+                                                  std::function<http_error(int status, std::string_view body)> read_error) {
+    provider_transport_options out{.base_url = options.base_url,
+                                   .headers = std::move(provider_headers),
+                                   .secrets = {},
+                                   .trust = options.trust,
+                                   .timeouts = options.timeouts,
+                                   .retry = options.retry,
+                                   .max_response_body = options.max_response_body,
+                                   .max_stream_bytes = options.max_stream_bytes,
+                                   .max_idle_connections = options.max_idle_connections,
+                                   .rate_limit_headers = rate_limit_headers,
+                                   .read_error = std::move(read_error)};
+    out.headers.insert(out.headers.end(), options.headers.begin(), options.headers.end());
+    return out;
+}
+
 /// One request as a provider's client makes it; the transport adds the headers.
 struct provider_request {
     std::string_view method = "POST";

@@ -18,7 +18,8 @@ struct rate_limit_headers {
     std::string_view limit_tokens{};
     std::string_view remaining_requests{};
     std::string_view remaining_tokens{};
-    /// Go-style durations ("1s", "6m0s", "20ms") until the limit is whole again.
+    /// Go-style durations ("1s", "6m0s", "20ms") until the limit is whole again, or RFC 3339
+    /// times when it is ("2026-11-29T12:01:00Z", Anthropic's).
     std::string_view reset_requests{};
     std::string_view reset_tokens{};
 };
@@ -75,7 +76,9 @@ struct rate_limits {
 
     /// A non-negative integer header value; nullopt for anything else.
     static std::optional<std::int64_t> parse_count(std::string_view value);
-    /// A Go-style duration as OpenAI sends it ("1s", "6m0s", "20ms", "1h2m3.5s"); nullopt when not one.
+    /// A Go-style duration as OpenAI sends it ("1s", "6m0s", "20ms", "1h2m3.5s"), or the time from
+    /// now until an RFC 3339 time as Anthropic sends it (0 for a time past); nullopt for neither,
+    /// or more than a week.
     static std::optional<std::chrono::milliseconds> parse_reset(std::string_view value);
 
     friend bool operator==(const rate_limits&, const rate_limits&) = default;

@@ -29,6 +29,10 @@ inline constexpr std::string_view response_finish_reasons = "gen_ai.response.fin
 inline constexpr std::string_view response_time_to_first_chunk = "gen_ai.response.time_to_first_chunk";
 inline constexpr std::string_view usage_input_tokens = "gen_ai.usage.input_tokens";
 inline constexpr std::string_view usage_output_tokens = "gen_ai.usage.output_tokens";
+/// Input tokens served from the provider's prompt cache (part of usage_input_tokens).
+inline constexpr std::string_view usage_cache_read_input_tokens = "gen_ai.usage.cache_read.input_tokens";
+/// Input tokens written to the provider's prompt cache (part of usage_input_tokens).
+inline constexpr std::string_view usage_cache_creation_input_tokens = "gen_ai.usage.cache_creation.input_tokens";
 inline constexpr std::string_view input_messages = "gen_ai.input.messages";
 inline constexpr std::string_view output_messages = "gen_ai.output.messages";
 inline constexpr std::string_view system_instructions = "gen_ai.system_instructions";

@@ -220,8 +220,9 @@ struct model_server_options {
 };
 
 /** A local OpenAI-compatible model server over HTTPS (or HTTP), for tests, examples and
-    `tools/forma-mock-llm`: Chat Completions (`POST /v1/chat/completions`) and the Responses
-    API (`POST /v1/responses`, `GET /v1/responses/{id}`, `POST /v1/responses/{id}/cancel`),
+    `tools/forma-mock-llm`: Chat Completions (`POST /v1/chat/completions`), the Responses
+    API (`POST /v1/responses`, `GET /v1/responses/{id}`, `POST /v1/responses/{id}/cancel`) and
+    Anthropic's Messages API (`POST /v1/messages`, `POST /v1/messages/count_tokens`),
     streaming and not.
 
     Each request gets, in this order: the handler's reply (when a handler is set
@@ -268,6 +269,16 @@ struct model_server_options {
     on and returns it (again on a second cancel); its streams end after the events due
     before the cancel (no stream event tells a cancel: retrieve it). `drop_stream_after_events`
     cuts generated Responses streams short.
+
+    Messages: the user turns' text blocks, `tools` (`input_schema`), `tool_choice` (`none`, a
+    named `tool`, `disable_parallel_tool_use`) and `output_config.format` decide the answer as a
+    chat request's do (a last user turn holding a `tool_result` is a tool result). The Message
+    ("msg_local_<request>") holds a text block, or a tool_use block per call; a text of more
+    words than `max_tokens` is cut there (stop reason `max_tokens`). Streamed: message_start, a
+    ping, each block's start, deltas of `delta_size` bytes and stop, message_delta with the stop
+    reason and usage, message_stop. count_tokens answers the prompt's words as `input_tokens`.
+    Its errors (400 for a body without `messages` or a positive `max_tokens`) are in
+    Anthropic's shape.
 
     The generator answers a path that is neither `.../chat/completions` nor a Responses
     path with a 404, a method the path does not take with a 405, an unknown response id

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace forma::openai::detail {
+namespace forma::chat_detail {
 
 bool starts_with_ci(std::string_view s, std::string_view prefix) noexcept {
     if (s.size() < prefix.size()) return false;
@@ -79,11 +79,12 @@ void check_tools(const chat_options& options) {
     }
 }
 
-void check_additional_properties(const chat_options& options, std::initializer_list<const char*> reserved) {
+void check_additional_properties(const chat_options& options, std::initializer_list<const char*> reserved,
+                                 std::string_view client) {
     for (const char* name : reserved)
         if (options.additional_properties.contains(name))
             throw error(std::string("chat_options::additional_properties cannot set \"") + name +
-                        "\": the OpenAI client sets it");
+                        "\": " + std::string(client) + " sets it");
     if (!options.tools.empty() && options.additional_properties.contains("tools"))
         throw error("chat_options::additional_properties cannot set \"tools\" beside chat_options::tools: "
                     "declare every tool in chat_options::tools");
@@ -91,13 +92,13 @@ void check_additional_properties(const chat_options& options, std::initializer_l
 
 /* serialize() would copy bytes that are not UTF-8 as they are, and the server would reject
    the body as invalid JSON. */
-void require_utf8(const boost::json::object& body) {
+void require_utf8(const boost::json::object& body, std::string_view request) {
     const auto bad = json_detail::find_invalid_utf8(body);
     if (!bad) return;
-    throw error("the OpenAI request holds text that is not valid UTF-8: " +
+    throw error(std::string(request) + " holds text that is not valid UTF-8: " +
                 std::string(bad->in_member_name ? "a member name in the object at \"" : "the string at \"") +
                 bad->path + "\" (" + std::to_string(bad->text_size) + " bytes) has an invalid byte at offset " +
                 std::to_string(bad->offset) + "; convert the text to UTF-8 before sending it");
 }
 
-} // namespace forma::openai::detail
+} // namespace forma::chat_detail

@@ -1,6 +1,6 @@
 #pragma once
-// What the Chat Completions and Responses request builders share: media types,
-// tool results as text, the checks on tools and the UTF-8 check of a body.
+// What every provider's request builder shares: media types, tool results as text, the model
+// to send, the checks on tools and extra members, and the UTF-8 check of a body.
 
 #include <forma/chat/chat_options.hpp>
 #include <forma/model/content.hpp>
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace forma::openai::detail {
+namespace forma::chat_detail {
 
 /// Whether `s` starts with the lower-case `prefix`, ignoring ASCII case.
 bool starts_with_ci(std::string_view s, std::string_view prefix) noexcept;
@@ -32,11 +32,13 @@ std::string_view model_to_send(const chat_options& options, std::string_view def
 /// @throws error when two tools share a name, or tool_choice names a tool not offered.
 void check_tools(const chat_options& options);
 
-/// @throws error when `options.additional_properties` sets one of `reserved` (the client's
-/// own members), or "tools" beside chat_options::tools.
-void check_additional_properties(const chat_options& options, std::initializer_list<const char*> reserved);
+/// @throws error when `options.additional_properties` sets one of `reserved` (the members
+/// `client`, e.g. "the OpenAI client", sets), or "tools" beside chat_options::tools.
+void check_additional_properties(const chat_options& options, std::initializer_list<const char*> reserved,
+                                 std::string_view client);
 
-/// @throws error naming the first string or member name in `body` that is not UTF-8.
-void require_utf8(const boost::json::object& body);
+/// @throws error naming `request` ("the OpenAI request") and the first string or member name
+/// in `body` that is not UTF-8.
+void require_utf8(const boost::json::object& body, std::string_view request);
 
-} // namespace forma::openai::detail
+} // namespace forma::chat_detail
