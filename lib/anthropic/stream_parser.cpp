@@ -124,7 +124,7 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
     if (type == "content_block_start") {
         const block_wire b = e.content_block.value_or(block_wire{});
         open_block& block = block_at(e.index.value_or(0), true);
-        block = {};
+        if (block.type != open_block::kind::none) return std::nullopt; // started again while open (llama-server may)
         const std::string kind = b.type.value_or("");
         if (kind == "text") {
             block.type = open_block::kind::text;

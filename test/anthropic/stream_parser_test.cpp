@@ -93,7 +93,8 @@ TEST(anthropic_stream, text_and_thinking_come_as_they_arrive) {
     EXPECT_EQ(text, "Let me check.");
 }
 
-// llama-server: no ping, no signature in the start shell, every block stopped at the end.
+// llama-server: no ping, no signature in the start shell, a block started again while open, every
+// block stopped at the end.
 TEST(anthropic_stream, blocks_open_at_once_as_llama_server_streams_them) {
     const std::string llama = events_of({
         R"({"type":"message_start","message":{"id":"chatcmpl-x","type":"message","role":"assistant","content":[],"model":"tiny","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":0}}})",
@@ -102,7 +103,9 @@ TEST(anthropic_stream, blocks_open_at_once_as_llama_server_streams_them) {
         R"({"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}})",
         R"({"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hi"}})",
         R"({"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"call_1","name":"ping"}})",
-        R"({"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{}"}})",
+        R"({"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}})",
+        R"({"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"call_1","name":"ping"}})",
+        R"({"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"1}"}})",
         R"({"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":""}})",
         R"({"type":"content_block_stop","index":0})",
         R"({"type":"content_block_stop","index":1})",
@@ -118,6 +121,8 @@ TEST(anthropic_stream, blocks_open_at_once_as_llama_server_streams_them) {
     EXPECT_FALSE(std::get<forma::text_reasoning_content>(contents[0]).protected_data) << "llama-server signs nothing";
     EXPECT_EQ(std::get<forma::text_content>(contents[1]).text, "Hi");
     EXPECT_EQ(std::get<forma::function_call_content>(contents[2]).name, "ping");
+    EXPECT_EQ(std::get<forma::function_call_content>(contents[2]).arguments, (boost::json::object{{"a", 1}}))
+        << "a block started again while open keeps what it had";
     EXPECT_EQ(r.usage->input_token_count, 5);
     EXPECT_EQ(r.usage->output_token_count, 4);
 }
