@@ -242,7 +242,7 @@ json::object build_count_tokens_request(std::span<const chat_message> messages, 
                                         const client_options& settings) {
     std::optional<chat_options> by_tool;
     json::object body = common_body(messages, requested, settings, by_tool);
-    add_additional_properties(body, by_tool ? *by_tool : requested, "the Anthropic count_tokens request");
+    chat_detail::require_utf8(body, "the Anthropic count_tokens request"); // additional properties are the Messages request's
     return body;
 }
 

@@ -10,8 +10,9 @@ namespace {
 namespace json = boost::json;
 
 scripted_reply messages_error(unsigned status, std::string_view type, std::string_view message) {
-    return scripted_reply::json(json::serialize(json::object{
-                                    {"type", "error"}, {"error", json::object{{"type", type}, {"message", message}}}}),
+    return scripted_reply::json(json::serialize(json::object{{"type", "error"},
+                                                             {"error", json::object{{"type", type}, {"message", message}}},
+                                                             {"request_id", "req_local"}}),
                                 status);
 }
 
@@ -61,8 +62,25 @@ answer_request read_messages_request(const json::object& fields, const json::arr
     return request;
 }
 
+// Usage as the SDK's types have it: every member, null where the server has nothing to say.
 json::object usage_of(std::int64_t input, std::int64_t output) {
-    return {{"input_tokens", input}, {"cache_creation_input_tokens", 0}, {"cache_read_input_tokens", 0}, {"output_tokens", output}};
+    return {{"input_tokens", input},       {"cache_creation_input_tokens", 0}, {"cache_read_input_tokens", 0},
+            {"cache_creation", nullptr},   {"output_tokens", output},          {"output_tokens_details", nullptr},
+            {"server_tool_use", nullptr},  {"service_tier", "standard"},       {"inference_geo", nullptr},
+            {"speed", nullptr}};
+}
+
+json::object text_block(std::string_view text) { return {{"type", "text"}, {"text", text}, {"citations", nullptr}}; }
+
+json::object tool_use_block(const scripted_tool_call& call, json::value input) {
+    return {{"type", "tool_use"}, {"id", call.id}, {"name", call.name}, {"input", std::move(input)},
+            {"caller", json::object{{"type", "direct"}}}};
+}
+
+// A Message's members but its content, stop reason and usage.
+json::object message_of(const std::string& id, const std::string& model) {
+    return {{"id", id},           {"type", "message"},       {"role", "assistant"},    {"model", model},
+            {"container", nullptr}, {"diagnostics", nullptr}, {"stop_details", nullptr}, {"stop_sequence", nullptr}};
 }
 
 // A call's input: its arguments as an object, or the text itself where they are not one (a fault).
@@ -86,14 +104,15 @@ std::vector<std::string> message_events(const message_meta& meta, std::string_vi
                                         const std::vector<scripted_tool_call>& calls, std::string_view stop_reason,
                                         std::int64_t output_tokens, std::size_t delta_size) {
     std::vector<std::string> events;
-    json::object message{{"id", meta.id},           {"type", "message"},       {"role", "assistant"},
-                         {"model", meta.model},     {"content", json::array()}, {"stop_reason", nullptr},
-                         {"stop_sequence", nullptr}, {"usage", usage_of(meta.input_tokens, 1)}};
+    json::object message = message_of(meta.id, meta.model);
+    message["content"] = json::array();
+    message["stop_reason"] = nullptr;
+    message["usage"] = usage_of(meta.input_tokens, 1);
     events.push_back(sse("message_start", {{"type", "message_start"}, {"message", std::move(message)}}));
     std::int64_t index = 0;
     if (!text.empty() || calls.empty()) {
         events.push_back(sse("content_block_start", {{"type", "content_block_start"}, {"index", index},
-                                                     {"content_block", json::object{{"type", "text"}, {"text", ""}}}}));
+                                                     {"content_block", text_block("")}}));
         events.push_back(sse("ping", {{"type", "ping"}}));
         for (std::string_view piece : pieces(text, delta_size))
             events.push_back(sse("content_block_delta", {{"type", "content_block_delta"}, {"index", index},
@@ -103,17 +122,17 @@ std::vector<std::string> message_events(const message_meta& meta, std::string_vi
     for (const scripted_tool_call& call : calls) {
         events.push_back(sse("content_block_start",
                              {{"type", "content_block_start"}, {"index", index},
-                              {"content_block", json::object{{"type", "tool_use"}, {"id", call.id}, {"name", call.name},
-                                                             {"input", json::object()}}}}));
+                              {"content_block", tool_use_block(call, json::object())}}));
         for (std::string_view piece : pieces(call.arguments, delta_size))
             events.push_back(sse("content_block_delta",
                                  {{"type", "content_block_delta"}, {"index", index},
                                   {"delta", json::object{{"type", "input_json_delta"}, {"partial_json", piece}}}}));
         events.push_back(sse("content_block_stop", {{"type", "content_block_stop"}, {"index", index++}}));
     }
-    events.push_back(sse("message_delta", {{"type", "message_delta"},
-                                           {"delta", json::object{{"stop_reason", stop_reason}, {"stop_sequence", nullptr}}},
-                                           {"usage", json::object{{"output_tokens", output_tokens}}}}));
+    const json::object delta{{"stop_reason", stop_reason}, {"stop_sequence", nullptr}, {"stop_details", nullptr}, {"container", nullptr}};
+    const json::object totals{{"input_tokens", meta.input_tokens}, {"cache_creation_input_tokens", 0}, {"cache_read_input_tokens", 0},
+                              {"output_tokens", output_tokens},    {"output_tokens_details", nullptr},  {"server_tool_use", nullptr}};
+    events.push_back(sse("message_delta", {{"type", "message_delta"}, {"delta", delta}, {"usage", totals}}));
     events.push_back(sse("message_stop", {{"type", "message_stop"}}));
     return events;
 }
@@ -121,17 +140,13 @@ std::vector<std::string> message_events(const message_meta& meta, std::string_vi
 std::string message_body(const message_meta& meta, std::string_view text, const std::vector<scripted_tool_call>& calls,
                          std::string_view stop_reason, std::int64_t output_tokens) {
     json::array content;
-    if (!text.empty() || calls.empty()) content.push_back(json::object{{"type", "text"}, {"text", text}});
-    for (const scripted_tool_call& call : calls)
-        content.push_back(json::object{{"type", "tool_use"}, {"id", call.id}, {"name", call.name}, {"input", input_of(call)}});
-    return json::serialize(json::object{{"id", meta.id},
-                                        {"type", "message"},
-                                        {"role", "assistant"},
-                                        {"model", meta.model},
-                                        {"content", std::move(content)},
-                                        {"stop_reason", stop_reason},
-                                        {"stop_sequence", nullptr},
-                                        {"usage", usage_of(meta.input_tokens, output_tokens)}});
+    if (!text.empty() || calls.empty()) content.push_back(text_block(text));
+    for (const scripted_tool_call& call : calls) content.push_back(tool_use_block(call, input_of(call)));
+    json::object message = message_of(meta.id, meta.model);
+    message["content"] = std::move(content);
+    message["stop_reason"] = stop_reason;
+    message["usage"] = usage_of(meta.input_tokens, output_tokens);
+    return json::serialize(message);
 }
 
 } // namespace

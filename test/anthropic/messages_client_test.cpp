@@ -13,6 +13,7 @@
 #include <forma/testing/model_server.hpp>
 
 #include "support/bounded_run.hpp"
+#include "support/without_raw.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/describe.hpp>
@@ -92,13 +93,6 @@ protected:
     std::unique_ptr<forma::testing::model_server> server_;
 };
 
-forma::agent_response<> without_raw(forma::agent_response<> r) {
-    r.raw_representation = nullptr;
-    for (auto& m : r.messages)
-        for (auto& c : m.contents) std::visit([](auto& content) { content.raw_representation = nullptr; }, c);
-    return r;
-}
-
 TEST_F(messages_client_test, a_whole_answer_with_the_apis_headers_and_its_rate_limits) {
     forma::anthropic::messages_client client(io.get_executor(), options());
     server().enqueue(scripted_reply::json(whole_answer)
@@ -134,7 +128,7 @@ TEST_F(messages_client_test, the_streamed_answer_merges_into_the_whole_one) {
     const forma::agent_response<> whole = run(client.get_response(ask("Capital of Peru?")));
     const std::vector<forma::agent_response_update> updates = run(drain(client.get_streaming_response(ask("Capital of Peru?"))));
     EXPECT_GT(updates.size(), 4u);
-    EXPECT_EQ(without_raw(forma::to_agent_response(updates)), without_raw(whole));
+    EXPECT_EQ(forma_test::without_raw(forma::to_agent_response(updates)), forma_test::without_raw(whole));
     EXPECT_EQ(boost::json::parse(server().requests().at(1).body).at("stream"), true);
 }
 
@@ -238,8 +232,8 @@ TEST_F(messages_client_test, a_generated_answer_whole_and_streamed_in_pieces_is_
     const auto updates = run(drain(client.get_streaming_response(ask("Say hello to Ada"))));
     EXPECT_EQ(whole.text(), "You said: Say hello to Ada");
     EXPECT_GT(updates.size(), 5u);
-    forma::agent_response<> merged = without_raw(forma::to_agent_response(updates));
-    forma::agent_response<> expected = without_raw(whole);
+    forma::agent_response<> merged = forma_test::without_raw(forma::to_agent_response(updates));
+    forma::agent_response<> expected = forma_test::without_raw(whole);
     merged.response_id = expected.response_id = ""; // each request has its own id
     for (auto* r : {&merged, &expected}) r->messages.at(0).message_id = "";
     EXPECT_EQ(merged, expected);

@@ -206,7 +206,7 @@ TEST(anthropic_request, what_the_api_cannot_take_is_refused_before_sending) {
               "the Anthropic Messages API has no role \"critic\" (system, user, assistant, tool)");
 }
 
-TEST(anthropic_request, additional_properties_are_sent_and_count_tokens_has_no_limit_or_stream) {
+TEST(anthropic_request, additional_properties_are_sent_and_count_tokens_has_no_limit_stream_or_extras) {
     forma::chat_options options;
     options.additional_properties["metadata"] = json::object{{"user_id", "u-1"}};
     const std::vector<chat_message> hi{chat_message(chat_role::user(), "Hi")};
@@ -216,6 +216,7 @@ TEST(anthropic_request, additional_properties_are_sent_and_count_tokens_has_no_l
     EXPECT_FALSE(count.contains("stream"));
     EXPECT_EQ(count.at("model"), "claude-test");
     EXPECT_EQ(count.at("messages"), body_of(hi).at("messages"));
+    EXPECT_FALSE(count.contains("metadata")) << "count_tokens takes no additional properties";
 }
 
 } // namespace

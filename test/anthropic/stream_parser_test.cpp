@@ -7,6 +7,8 @@
 #include <forma/net/http_error.hpp>
 #include <forma/net/stream_error.hpp>
 
+#include "support/without_raw.hpp"
+
 #include <gtest/gtest.h>
 
 namespace {
@@ -66,18 +68,10 @@ const char* api_whole = R"({"id":"msg_01","type":"message","role":"assistant","m
   "stop_reason":"tool_use","stop_sequence":null,
   "usage":{"input_tokens":10,"cache_creation_input_tokens":20,"cache_read_input_tokens":30,"output_tokens":7}})";
 
-// What stream and whole must agree on (raw representations aside: a stream has none).
-forma::agent_response<> comparable(forma::agent_response<> r) {
-    r.raw_representation = nullptr;
-    for (auto& m : r.messages)
-        for (auto& c : m.contents) std::visit([](auto& content) { content.raw_representation = nullptr; }, c);
-    return r;
-}
-
 TEST(anthropic_stream, the_apis_stream_merges_into_the_whole_answer_however_it_is_cut) {
-    const forma::agent_response<> whole = comparable(forma::anthropic::parse_message(api_whole));
+    const forma::agent_response<> whole = forma_test::without_raw(forma::anthropic::parse_message(api_whole));
     for (std::size_t piece : {std::size_t(1), std::size_t(7), std::size_t(64), api_stream.size()}) {
-        const forma::agent_response<> merged = comparable(forma::to_agent_response(updates_of(api_stream, piece)));
+        const forma::agent_response<> merged = forma_test::without_raw(forma::to_agent_response(updates_of(api_stream, piece)));
         EXPECT_EQ(merged, whole) << "in pieces of " << piece;
     }
 }

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "support/bounded_run.hpp"
+#include "support/without_raw.hpp"
 
 #include <chrono>
 #include <optional>
@@ -93,14 +94,7 @@ inline forma::function_result_content last_result(const std::vector<forma::chat_
     return results.back();
 }
 
-/// A response without its raw representations: a stream keeps none of the whole body.
-inline forma::agent_response<> without_raw(forma::agent_response<> r) {
-    r.raw_representation = nullptr;
-    for (auto& m : r.messages)
-        for (auto& c : m.contents)
-            if (!std::holds_alternative<forma::function_call_content>(c)) forma::metadata_of(c).raw_representation = nullptr;
-    return r;
-}
+using forma_test::without_raw;
 
 inline std::string json_text(const forma::agent_response<>& r) {
     return boost::json::serialize(boost::json::value_from(r));

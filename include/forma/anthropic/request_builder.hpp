@@ -38,7 +38,8 @@ boost::json::object build_request(std::span<const chat_message> messages, const 
                                   const client_options& settings, bool stream);
 
 /// The body of `POST /v1/messages/count_tokens` for the same request: no output token limit,
-/// stream, sampling or stop sequences. @throws as build_request.
+/// stream, sampling, stop sequences or additional properties (the endpoint takes none of
+/// `metadata` and the like). @throws as build_request.
 boost::json::object build_count_tokens_request(std::span<const chat_message> messages, const chat_options& options,
                                                const client_options& settings);
 
