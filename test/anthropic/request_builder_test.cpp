@@ -6,6 +6,8 @@
 #include <boost/describe.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <boost/json/value_from.hpp>
+#include <boost/json/value_to.hpp>
 
 #include <gtest/gtest.h>
 
@@ -118,6 +120,22 @@ TEST(anthropic_request, thinking_goes_back_with_its_signature_and_reasoning_with
         {"type":"thinking","thinking":"Think.","signature":"sig-1"},
         {"type":"redacted_thinking","data":"opaque"},
         {"type":"text","text":"Done."}])"));
+}
+
+// A session saved as JSON and loaded again sends its thinking back unchanged.
+TEST(anthropic_request, thinking_kept_in_a_json_saved_session_goes_back_the_same) {
+    forma::text_reasoning_content redacted("", std::string("opaque"));
+    redacted.additional_properties["redacted"] = true;
+    const std::vector<chat_message> turns{
+        chat_message(chat_role::user(), "Go"),
+        chat_message(chat_role::assistant(), std::vector<forma::content>{
+                                                 forma::text_reasoning_content("Think.", std::string("sig-1")), redacted,
+                                                 forma::function_call_content("toolu_1", "f", {{"a", 1}})}),
+        chat_message(chat_role::tool(), std::vector<forma::content>{forma::function_result_content("toolu_1", "done")})};
+    const json::value saved = json::parse(json::serialize(json::value_from(turns)));
+    const auto loaded = json::value_to<std::vector<chat_message>>(saved);
+    EXPECT_EQ(body_of(loaded), body_of(turns));
+    EXPECT_EQ(body_of(loaded).at("messages").at(1).at("content").at(1), json::parse(R"({"type":"redacted_thinking","data":"opaque"})"));
 }
 
 TEST(anthropic_request, tools_and_each_tool_choice) {
