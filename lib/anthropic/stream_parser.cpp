@@ -100,7 +100,7 @@ stream_parser::open_block& stream_parser::block_at(std::int64_t index, bool star
 std::optional<agent_response_update> stream_parser::map_event(const net::sse_event& event) {
     if (event.type == "ping") return std::nullopt;
     event_wire e = from_json<event_wire>(event.data);
-    const std::string type = e.type.value_or(event.type);
+    const std::string_view type = e.type ? std::string_view(*e.type) : std::string_view(event.type);
     if (event.type == "error" || type == "error" || e.error) {
         if (e.error) throw detail::to_http_error(0, *e.error);
         const std::string* message = e.message ? std::get_if<std::string>(&*e.message) : nullptr;
@@ -122,7 +122,8 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
         return update;
     }
     if (type == "content_block_start") {
-        const block_wire b = e.content_block.value_or(block_wire{});
+        static const block_wire no_block{};
+        const block_wire& b = e.content_block ? *e.content_block : no_block;
         open_block& block = block_at(e.index.value_or(0), true);
         if (block.type != open_block::kind::none) return std::nullopt; // started again while open (llama-server may)
         const std::string kind = b.type.value_or("");
@@ -151,12 +152,13 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
     }
     if (type == "content_block_delta") {
         open_block& block = block_at(e.index.value_or(0), false);
-        const delta_wire d = e.delta.value_or(delta_wire{});
-        if (d.text && !d.text->empty()) return with(text_content(*d.text));
-        if (d.thinking && !d.thinking->empty()) return with(text_reasoning_content(*d.thinking));
-        if (d.signature) block.signature = *d.signature;
+        if (!e.delta) return std::nullopt;
+        delta_wire& d = *e.delta; // the event's own strings move into the update: no copy per delta
+        if (d.text && !d.text->empty()) return with(text_content(std::move(*d.text)));
+        if (d.thinking && !d.thinking->empty()) return with(text_reasoning_content(std::move(*d.thinking)));
+        if (d.signature) block.signature = std::move(*d.signature);
         if (d.partial_json && !d.partial_json->empty()) {
-            if (block.answer) return with(text_content(*d.partial_json));
+            if (block.answer) return with(text_content(std::move(*d.partial_json)));
             block.input += *d.partial_json;
         }
         return std::nullopt;
