@@ -173,13 +173,7 @@ std::optional<agent_response_update> stream_parser::map_event(const net::sse_eve
             return with(detail::thinking_of({}, std::move(ended.signature), false));
         case open_block::kind::tool_use: {
             if (ended.answer) return std::nullopt;
-            json::value input = json::object();
-            if (!ended.input.empty()) {
-                boost::system::error_code ec;
-                input = json::parse(ended.input, ec);
-                if (ec) throw json_error("", "the input of tool call \"" + ended.name + "\" is not JSON: " + ec.message());
-            }
-            return with(detail::call_of(std::move(ended.id), std::move(ended.name), std::move(input)));
+            return with(detail::call_of_text(std::move(ended.id), std::move(ended.name), ended.input));
         }
         case open_block::kind::other:
             if (!ended.raw.empty()) {

@@ -1,5 +1,8 @@
 #include "wire.hpp"
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
 namespace forma::anthropic::detail {
 
 void update_usage(usage_wire& totals, const usage_wire& later) {
@@ -44,10 +47,23 @@ text_reasoning_content thinking_of(std::string text, std::string signature, bool
 }
 
 function_call_content call_of(std::string id, std::string name, boost::json::value input) {
-    boost::json::object arguments;
-    if (boost::json::object* object = input.if_object()) arguments = std::move(*object);
-    else if (!input.is_null()) arguments["input"] = std::move(input);
-    return function_call_content(std::move(id), std::move(name), std::move(arguments));
+    if (boost::json::object* object = input.if_object())
+        return function_call_content(std::move(id), std::move(name), std::move(*object));
+    function_call_content call(std::move(id), std::move(name));
+    if (input.is_null()) return call;
+    call.raw_representation = boost::json::object{
+        {"type", "tool_use"},
+        {"id", call.call_id},
+        {"name", call.name},
+        {"arguments", input.is_string() ? input.get_string() : boost::json::string(boost::json::serialize(input))}};
+    return call;
+}
+
+function_call_content call_of_text(std::string id, std::string name, std::string_view input) {
+    if (input.empty()) return function_call_content(std::move(id), std::move(name));
+    boost::system::error_code ec;
+    boost::json::value parsed = boost::json::parse(input, ec);
+    return call_of(std::move(id), std::move(name), ec ? boost::json::value(boost::json::string(input)) : std::move(parsed));
 }
 
 http_error to_http_error(int status, const error_wire& error) {

@@ -38,8 +38,13 @@ refusal_content refusal_of(std::string_view explanation);
 /// A thinking block's content (no protected data for an empty signature); `redacted` for a
 /// redacted_thinking block, whose data is `signature`.
 text_reasoning_content thinking_of(std::string text, std::string signature, bool redacted);
-/// A tool_use block's call; input that is not an object is kept under "input".
+/** A tool_use block's call. Input that is not a JSON object (a model's broken JSON) gives no
+    arguments and is kept as text in the raw representation's `arguments`, where the tool loop
+    reads a call's arguments as sent (tool_arguments_text): the model is told what was wrong.
+*/
 function_call_content call_of(std::string id, std::string name, boost::json::value input);
+/// As call_of, for input streamed as text (`input_json_delta`s): empty text is no arguments.
+function_call_content call_of_text(std::string id, std::string name, std::string_view input);
 
 /// The error object's members, from either server's shape.
 struct error_wire {

@@ -3,6 +3,8 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include <optional>
+
 namespace forma::testing::detail {
 namespace {
 
@@ -106,6 +108,14 @@ answer_request read_request(const json::object& fields, const json::array& messa
         }
     }
     return request;
+}
+
+// The request's output limit: `max_completion_tokens`, or the older `max_tokens`, when a positive integer.
+std::optional<std::size_t> token_limit(const json::object& fields) {
+    for (const std::string_view name : {"max_completion_tokens", "max_tokens"})
+        if (const json::value* limit = fields.if_contains(name); limit && limit->is_int64() && limit->get_int64() > 0)
+            return static_cast<std::size_t>(limit->get_int64());
+    return std::nullopt;
 }
 
 scripted_reply streamed_reply(std::vector<std::string> events, std::chrono::milliseconds chunk_delay) {
@@ -228,8 +238,15 @@ scripted_reply generate_answer(std::string_view method, std::string_view target,
         if (const json::value* iu = so->get_object().if_contains("include_usage"); iu && iu->is_bool())
             include_usage = iu->get_bool();
 
-    std::size_t words = count_words(answer.text);
+    std::string_view text = answer.text;
+    std::string_view finish_reason = "stop";
+    std::size_t words = count_words(text);
     for (const scripted_tool_call& call : answer.calls) words += count_words(call.arguments);
+    if (const std::optional<std::size_t> limit = token_limit(*fields); limit && answer.calls.empty() && words > *limit) {
+        text = first_words(text, *limit); // cut as a model at its output limit
+        words = *limit;
+        finish_reason = "length";
+    }
     const word_usage usage{.prompt_tokens = static_cast<std::int64_t>(count_words(asked.prompt)),
                            .completion_tokens = static_cast<std::int64_t>(words)};
     const word_usage* stream_usage = include_usage ? &usage : nullptr;
@@ -238,8 +255,8 @@ scripted_reply generate_answer(std::string_view method, std::string_view target,
         return streamed_reply(tool_call_events(meta, answer.calls, options.delta_size, {}, stream_usage),
                               options.chunk_delay);
     }
-    if (!streamed) return scripted_reply::json(completion_body(meta, answer.text, "stop", usage));
-    return streamed_reply(stream_events(meta, answer.text, options.delta_size, "stop", stream_usage),
+    if (!streamed) return scripted_reply::json(completion_body(meta, text, finish_reason, usage));
+    return streamed_reply(stream_events(meta, text, options.delta_size, finish_reason, stream_usage),
                           options.chunk_delay);
 }
 

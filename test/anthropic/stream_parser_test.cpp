@@ -2,6 +2,7 @@
 // merged into the response parse_message reads from the same answer sent whole.
 #include <forma/anthropic/response_parser.hpp>
 #include <forma/anthropic/stream_parser.hpp>
+#include <forma/chat/function_tool.hpp>
 #include <forma/json/json_error.hpp>
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/net/http_error.hpp>
@@ -169,6 +170,31 @@ TEST(anthropic_stream, the_answer_tools_input_streams_as_text) {
     EXPECT_EQ(r.finish_reason, forma::finish_reason::stop());
     EXPECT_EQ(r.messages.at(0).contents.size(), 1u) << "the call became the text";
     EXPECT_EQ(r.usage->output_token_count, 3);
+}
+
+// A model's broken JSON loses nothing and stops nothing: the call comes with no arguments and
+// its text as sent, which the tool loop hands the tool, so the model is told what was wrong.
+TEST(anthropic_stream, a_tool_calls_input_that_is_not_json_is_kept_as_text) {
+    const std::string broken = events_of({
+        R"({"type":"message_start","message":{"id":"msg_3","role":"assistant","content":[]}})",
+        R"({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_3","name":"look_up","input":{}}})",
+        R"({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"city\":\"Os"}})",
+        R"({"type":"content_block_stop","index":0})",
+        R"({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":3}})",
+        R"({"type":"message_stop"})",
+    });
+    const forma::agent_response<> streamed = forma::to_agent_response(updates_of(broken, 7));
+    const forma::agent_response<> whole = forma::anthropic::parse_message(
+        R"({"id":"msg_3","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_3","name":"look_up","input":"{\"city\":\"Os"}],"stop_reason":"tool_use","usage":{"output_tokens":3}})");
+    for (const forma::agent_response<>* r : {&streamed, &whole}) {
+        const auto* call = std::get_if<forma::function_call_content>(&r->messages.at(0).contents.at(0));
+        ASSERT_NE(call, nullptr);
+        EXPECT_EQ(call->name, "look_up");
+        EXPECT_TRUE(call->arguments.empty());
+        EXPECT_EQ(forma::tool_arguments_text(*call), R"({"city":"Os)");
+    }
+    EXPECT_EQ(std::get<forma::function_call_content>(streamed.messages.at(0).contents.at(0)),
+              std::get<forma::function_call_content>(whole.messages.at(0).contents.at(0)));
 }
 
 } // namespace

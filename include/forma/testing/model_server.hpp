@@ -230,7 +230,8 @@ struct model_server_options {
     answer. A generated answer is schema-driven for a `json_schema` response
     format (make_instance of the schema, strings and numbers from the user
     messages' phrases and numbers), a JSON object `{"answer": ...}` for `json_object`, and otherwise
-    the text "You said: " followed by the last user message. It is streamed
+    the text "You said: " followed by the last user message, cut at `max_completion_tokens` (or
+    `max_tokens`) words with finish reason "length". It is streamed
     when the request says `"stream": true` (with a usage chunk when
     `stream_options.include_usage` is set), else sent whole. Usage counts words.
 
