@@ -1,3 +1,5 @@
+#include "corpus_nlohmann.hpp"
+#include "nlohmann_optional.hpp"
 #include "readers.hpp"
 
 #include <nlohmann/json.hpp>
@@ -5,15 +7,6 @@
 #include <stdexcept>
 
 namespace forma_bench {
-namespace {
-
-template <class T>
-void get_optional(const nlohmann::json& j, const char* key, std::optional<T>& out) {
-    const auto it = j.find(key);
-    if (it != j.end() && !it->is_null()) out = it->template get<T>();
-}
-
-} // namespace
 
 // Hand-written conversions, found by argument-dependent lookup.
 void from_json(const nlohmann::json& j, availability& out) {
@@ -86,5 +79,8 @@ T read_nlohmann(const std::string& json) {
 
 template person read_nlohmann<person>(const std::string&);
 template catalog read_nlohmann<catalog>(const std::string&);
+template twitter::document read_nlohmann<twitter::document>(const std::string&);
+template citm::document read_nlohmann<citm::document>(const std::string&);
+template canada::document read_nlohmann<canada::document>(const std::string&);
 
 } // namespace forma_bench

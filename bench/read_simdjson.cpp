@@ -1,3 +1,5 @@
+#include "corpus_simdjson.hpp"
+#include "simdjson_scalars.hpp"
 #include "payloads.hpp"
 #include "readers.hpp"
 
@@ -16,32 +18,7 @@ static_assert(simdjson::SIMDJSON_PADDING <= input_padding, "payloads must keep s
 // Hand-written extraction as simdjson's documentation shows it: iterate each object's
 // fields once (members may be absent or in any order) and convert values in place.
 
-void read(od::value v, std::string& out) {
-    out.assign(std::string_view(v.get_string()));
-}
-void read(od::value v, double& out) {
-    out = v.get_double();
-}
-void read(od::value v, bool& out) {
-    out = v.get_bool();
-}
-void read(od::value v, std::int64_t& out) {
-    out = v.get_int64();
-}
-
-void read(od::value v, int& out) {
-    const std::int64_t i = v.get_int64();
-    if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max())
-        throw std::runtime_error("integer out of range for int");
-    out = static_cast<int>(i);
-}
-
-void read(od::value v, std::uint32_t& out) {
-    const std::uint64_t u = v.get_uint64();
-    if (u > std::numeric_limits<std::uint32_t>::max())
-        throw std::runtime_error("integer out of range for uint32_t");
-    out = static_cast<std::uint32_t>(u);
-}
+using simdjson_scalars::read;
 
 void read(od::value v, availability& out) {
     const std::string_view text = v.get_string();
@@ -206,5 +183,8 @@ T read_simdjson(const std::string& json) {
 
 template person read_simdjson<person>(const std::string&);
 template catalog read_simdjson<catalog>(const std::string&);
+template twitter::document read_simdjson<twitter::document>(const std::string&);
+template citm::document read_simdjson<citm::document>(const std::string&);
+template canada::document read_simdjson<canada::document>(const std::string&);
 
 } // namespace forma_bench

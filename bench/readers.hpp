@@ -8,6 +8,7 @@
 // reads past the end. The others ignore it.
 
 #include "catalog_types.hpp"
+#include "corpus_types.hpp"
 
 #include <string>
 

@@ -222,7 +222,7 @@ public:
 private:
     friend struct json_detail::partial_access;
     static constexpr std::size_t size = boost::mp11::mp_size<members>::value;
-    static constexpr auto names = reflect::detail::member_names<T>();
+    static constexpr auto names = reflect::detail::json_names<T>();
 
     boost::mp11::mp_rename<boost::mp11::mp_transform<member_partial, members>, std::tuple> members_;
     bool started_ = false;

@@ -16,12 +16,18 @@ namespace forma {
     JSON Schema keywords and is checked by `from_json`. Set members with
     designated initializers, in this declaration order.
 
+    `json_name` is the member's name in JSON when that cannot be its C++ name (twitter's
+    "protected", "@type", "first-name"): from_json, to_json, the partial reader, schemas and
+    error paths all use it. It may not hold a quote, a backslash or a control character, must
+    be UTF-8, and two members may not share a JSON name (each does not compile).
+
     String constraints (`min_length`, `max_length`, `pattern`, `format`) and
     number constraints (`minimum` ... `exclusive_maximum`) apply to the member's
     value, or to each element when the member is an array; `min_items` and
     `max_items` apply to an array member itself.
 */
 struct field_info {
+    std::string_view json_name{}; ///< the member's name in JSON; its C++ name when empty
     std::string_view description{};
     std::optional<double> minimum{};
     std::optional<double> maximum{};
@@ -149,6 +155,59 @@ constexpr field_info field_info_of() {
     return holder::get();
 }
 
+/// The name member `D` of `T` has in JSON: its field_info's `json_name`, else its C++ name.
+template <class T, class D>
+constexpr std::string_view json_name_of() {
+    constexpr field_info info = field_info_of<T, D>();
+    return info.json_name.empty() ? std::string_view(D::name) : info.json_name;
+}
+
+namespace detail {
+
+template <class T, template <class...> class L, class... D>
+constexpr std::array<std::string_view, sizeof...(D)> json_names_of(L<D...>) {
+    return {json_name_of<T, D>()...};
+}
+
+/// The JSON names of T's members, in declaration order.
+template <class T>
+constexpr auto json_names() {
+    return json_names_of<T>(members_of<T>{});
+}
+
+/// Whether `name` goes between JSON's quotes as it is: valid UTF-8, no quote, backslash or
+/// control character (the writer emits member names without escaping them).
+constexpr bool is_plain_json_name(std::string_view name) {
+    auto byte = [&](std::size_t i) { return static_cast<unsigned char>(name[i]); };
+    for (std::size_t i = 0; i < name.size();) {
+        const unsigned c = byte(i);
+        if (c == '"' || c == '\\' || c < 0x20) return false;
+        const std::size_t n = c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
+        if (n == 0 || i + n > name.size()) return false;
+        for (std::size_t k = 1; k < n; ++k)
+            if ((byte(i + k) & 0xC0) != 0x80) return false;
+        // RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF.
+        if ((c == 0xE0 && byte(i + 1) < 0xA0) || (c == 0xED && byte(i + 1) >= 0xA0) ||
+            (c == 0xF0 && byte(i + 1) < 0x90) || (c == 0xF4 && byte(i + 1) >= 0x90))
+            return false;
+        i += n;
+    }
+    return true;
+}
+
+template <class T>
+constexpr bool json_names_are_usable() {
+    constexpr auto names = json_names<T>();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!is_plain_json_name(names[i])) return false;
+        for (std::size_t j = 0; j < i; ++j)
+            if (names[j] == names[i]) return false;
+    }
+    return true;
+}
+
+} // namespace detail
+
 /// The type_info declared for `T` with FORMA_DESCRIBE_TYPE, or an empty one.
 template <class T>
 constexpr type_info type_info_of() {
@@ -174,7 +233,8 @@ constexpr type_info type_info_of() {
 
         FORMA_DESCRIBE_FIELDS(person,
             (name, .description = "Full name", .min_length = 1),
-            (age, .minimum = 0, .maximum = 150))
+            (age, .minimum = 0, .maximum = 150),
+            (is_protected, .json_name = "protected"))
 
     A misspelled member, or one the describe macro does not list, does not compile.
 */
@@ -185,7 +245,10 @@ constexpr type_info type_info_of() {
     }                                                                                              \
     static_assert(::forma::reflect::detail::fields_are_described<T>(),                             \
                   "FORMA_DESCRIBE_FIELDS(" #T ", ...) names a member twice or one that its "      \
-                  "describe macro does not list")
+                  "describe macro does not list");                                         \
+    static_assert(::forma::reflect::detail::json_names_are_usable<T>(),                            \
+                  "FORMA_DESCRIBE_FIELDS(" #T ", ...) gives two members one JSON name, or a "       \
+                  "json_name that is not UTF-8 or holds a quote, a backslash or a control character")
 
 /** Declares the schema name and description of a described struct or enum:
 

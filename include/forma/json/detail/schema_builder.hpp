@@ -85,8 +85,9 @@ boost::json::value object_schema(schema_context& c) {
         std::string notes;
         boost::json::value property = emit_constrained<M>(c, field, notes);
         describe(property, field.description, notes, c);
-        properties[D.name] = std::move(property);
-        if (c.strict() || !is_nullable_v<M>) required.emplace_back(D.name);
+        constexpr std::string_view name = json_name_of<T, decltype(D)>();
+        properties[name] = std::move(property);
+        if (c.strict() || !is_nullable_v<M>) required.emplace_back(name);
     });
     schema["properties"] = std::move(properties);
     schema["required"] = std::move(required);

@@ -527,7 +527,7 @@ template <class T>
 struct struct_reader {
     using members = reflect::members_of<T>;
     static constexpr std::size_t size = boost::mp11::mp_size<members>::value;
-    static constexpr auto names = reflect::detail::member_names<T>();
+    static constexpr auto names = reflect::detail::json_names<T>();
 
     static constexpr bool is_required(std::size_t i) {
         bool required = false;
