@@ -1,5 +1,7 @@
 #include <forma/json/detail/value_reader.hpp>
 
+#include <fast_float/fast_float.h>
+
 #include <cmath>
 
 namespace forma::json_detail {
@@ -30,6 +32,36 @@ bool is_underflow(std::string_view text) noexcept {
         if (negative) exponent = -exponent;
     }
     return found && lead + exponent < 0;
+}
+
+namespace {
+
+template <class F>
+bool to_binary(std::string_view text, bool negative, std::uint64_t significand, std::int64_t exponent, bool whole,
+               F& out) noexcept {
+    using format = fast_float::binary_format<F>;
+    if (whole) {
+        const fast_float::adjusted_mantissa nearest = fast_float::compute_float<format>(exponent, significand);
+        if (nearest.power2 >= 0) { // else too close to halfway between two values to tell from 64 bits
+            fast_float::to_float(negative, nearest, out);
+            return std::isfinite(out);
+        }
+    }
+    // The digits themselves decide: checked JSON number text is what from_chars reads.
+    if (fast_float::from_chars(text.data(), text.data() + text.size(), out).ec != std::errc()) return false;
+    return std::isfinite(out);
+}
+
+} // namespace
+
+bool decimal_to_binary(std::string_view text, bool negative, std::uint64_t significand, std::int64_t exponent,
+                       bool whole, double& out) noexcept {
+    return to_binary(text, negative, significand, exponent, whole, out);
+}
+
+bool decimal_to_binary(std::string_view text, bool negative, std::uint64_t significand, std::int64_t exponent,
+                       bool whole, float& out) noexcept {
+    return to_binary(text, negative, significand, exponent, whole, out);
 }
 
 bool read_integral_number(reader& r, std::string_view type_name, bool& negative,

@@ -65,6 +65,24 @@ bool key_set::insert(std::string_view key) {
     return large_.emplace(key).second;
 }
 
+const char* reader::skip_blank(const char* q, const char* end) noexcept {
+#if defined(__SSE2__)
+    // Indented JSON: a line break and its indentation, 16 bytes at a time.
+    for (; end - q >= 16; q += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+        const int blank = _mm_movemask_epi8(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')))));
+        if (blank != 0xFFFF) return q + __builtin_ctz(~static_cast<unsigned>(blank));
+    }
+#endif
+    // One compare rejects every byte above ' '; a bit test does the rest.
+    constexpr std::uint64_t whitespace = (1ull << ' ') | (1ull << '\n') | (1ull << '\r') | (1ull << '\t');
+    while (q != end && static_cast<unsigned char>(*q) <= ' ' && ((whitespace >> static_cast<unsigned char>(*q)) & 1u))
+        ++q;
+    return q;
+}
+
 bool reader::unescape_string(const char* start, std::string& buffer, std::size_t& length) {
     // p is at the first backslash; [start, p) is verbatim and already checked. buffer is
     // raw storage (its size is the room) written through a pointer: std::string's

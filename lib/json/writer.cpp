@@ -17,12 +17,14 @@ bool writer::write_string(std::string_view s) {
         out.append(run, p);
         if (p == end) break;
         const auto c = static_cast<unsigned char>(*p);
-        if (c >= 0x80) {
-            const int n = utf8_sequence_length(p, end);
-            if (n == 0) return fail("string is not valid UTF-8 (byte " +
-                                    std::to_string(p - s.data()) + ")");
-            out.append(p, static_cast<std::size_t>(n));
-            p += n;
+        if (c >= 0x80) { // a run of them, as in CJK text, checked and then copied at once
+            const char* const run_start = p;
+            do {
+                const int n = utf8_sequence_length(p, end);
+                if (n == 0) return fail("string is not valid UTF-8 (byte " + std::to_string(p - s.data()) + ")");
+                p += n;
+            } while (p != end && static_cast<unsigned char>(*p) >= 0x80);
+            out.append(run_start, p);
             continue;
         }
         append_escaped(out, c);

@@ -136,18 +136,17 @@ public:
 
     bool at_end() const noexcept { return p == end; }
 
-    void skip_whitespace() noexcept {
-        // One compare rejects every byte above ' ' (the usual case); a bit test does the rest.
-        constexpr std::uint64_t whitespace =
-            (1ull << ' ') | (1ull << '\n') | (1ull << '\r') | (1ull << '\t');
-        // A local cursor: char reads may alias the member p, so stepping p itself would
-        // store it on every byte.
-        const char* q = p;
-        while (q != end && static_cast<unsigned char>(*q) <= ' ' &&
-               ((whitespace >> static_cast<unsigned char>(*q)) & 1u))
-            ++q;
-        p = q;
+    [[gnu::always_inline]] void skip_whitespace() noexcept {
+        if (p != end && static_cast<unsigned char>(*p) > ' ') return; // compact JSON: nothing to skip
+        if (end - p >= 2 && *p == ' ' && static_cast<unsigned char>(p[1]) > ' ') { // ", " and ": "
+            ++p;
+            return;
+        }
+        p = skip_blank(p, end); // a line break and its indentation
     }
+
+    /// The first byte in [q, end) that is not JSON white space; end if none.
+    static const char* skip_blank(const char* q, const char* end) noexcept;
 
     bool enter() {
         if (++depth_ > max_depth_) return fail_depth();
@@ -300,10 +299,12 @@ private:
                 ++p;
                 return true;
             }
-            if (c >= 0x80) {
-                const int n = utf8_sequence_length(p, end);
-                if (n == 0) return fail_utf8();
-                p += n;
+            if (c >= 0x80) { // a run of them, as in CJK text, without a scan between each two
+                do {
+                    const int n = utf8_sequence_length(p, end);
+                    if (n == 0) return fail_utf8();
+                    p += n;
+                } while (p != end && static_cast<unsigned char>(*p) >= 0x80);
                 continue;
             }
             if (c == '\\') {
