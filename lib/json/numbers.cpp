@@ -67,9 +67,10 @@ bool decimal_to_binary(std::string_view text, bool negative, std::uint64_t signi
 bool read_integral_number(reader& r, std::string_view type_name, bool& negative,
                           std::uint64_t& magnitude) {
     const char* start = r.p;
-    std::string_view text;
-    bool integral;
-    if (!r.scan_number(text, integral)) return false;
+    scanned_number number;
+    if (!r.scan_number(number)) return false;
+    const std::string_view text = number.text;
+    const bool integral = number.integral;
     negative = text[0] == '-';
     const std::string_view digits = text.substr(negative ? 1 : 0);
     if (integral) {

@@ -252,9 +252,8 @@ bool reader::skip_value() {
         if (end - p >= 4 && std::memcmp(p, "null", 4) == 0) return p += 4, true;
         return fail_syntax("invalid literal");
     default: {
-        std::string_view text;
-        bool integral;
-        return scan_number(text, integral);
+        scanned_number number;
+        return scan_number(number);
     }
     }
 }

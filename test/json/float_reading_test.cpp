@@ -96,6 +96,15 @@ TEST(float_reading, values_past_the_type_are_errors_and_tiny_ones_zero) {
     EXPECT_EQ(forma::from_json<float>("1e-50"), 0.0f);
 }
 
+TEST(float_reading, long_doubles_are_read_with_their_own_range) {
+    EXPECT_EQ(forma::from_json<long double>("0.1"), 0.1L);
+    EXPECT_EQ(forma::from_json<long double>("-2.5e-3"), -2.5e-3L);
+    EXPECT_EQ(forma::from_json<long double>("1e400"), 1e400L) << "past a double, within a long double";
+    EXPECT_EQ(forma::from_json<long double>("1e-99999"), 0.0L);
+    EXPECT_EQ(forma::try_from_json<long double>("1e99999").error().reason(), "1e99999 does not fit in long double");
+    EXPECT_EQ(forma::from_json<std::vector<long double>>("[1.5, 2]"), (std::vector<long double>{1.5L, 2.0L}));
+}
+
 TEST(float_reading, the_grammar_is_checked_as_before) {
     for (const char* text : {"01", "-", "1.", ".5", "1e", "1e+", "--1", "1.e5", "+1", "0x10", "1.5e5.3"}) {
         const auto read = forma::try_from_json<double>(text);

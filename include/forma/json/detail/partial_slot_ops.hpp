@@ -96,9 +96,11 @@ struct partial_access {
 
     template <class X>
     static bool number(void* node, std::string_view text) {
-        if constexpr (std::is_same_v<X, double>) { // most decimals: exact without from_chars
-            if (double exact; read_exact_double(text, exact)) {
-                self<X>(node).value_ = exact;
+        if constexpr (std::is_floating_point_v<X>) { // as from_json reads one (the tokenizer checked the text)
+            reader scan(text, {});
+            scanned_number number;
+            if (X value; scan.scan_number(number) && scan.at_end() && to_floating(number, value)) {
+                self<X>(node).value_ = value;
                 return true;
             }
         }

@@ -118,6 +118,18 @@ private:
     std::unordered_set<std::string> large_;
 };
 
+/// A JSON number as reader::scan_number read it: its text, and its value `significand` ×
+/// 10^`exponent`, the significand whole when `digits` (leading zeros counted) is at most 19.
+struct scanned_number {
+    std::string_view text;
+    std::uint64_t significand = 0;
+    std::int64_t exponent = 0;
+    std::ptrdiff_t digits = 0;
+    bool negative = false;
+    /// Neither a fraction nor an exponent.
+    bool integral = true;
+};
+
 /** The state of one from_json call: input cursor, limits, and the error being built.
 
     Reading functions return false on error after recording the reason; each
@@ -183,36 +195,49 @@ public:
         return fail_expected(c, context);
     }
 
-    /// Reads a JSON number's text, checking its grammar. Sets `integral` when it has
-    /// neither fraction nor exponent.
-    bool scan_number(std::string_view& text, bool& integral) {
+    /** Reads a JSON number, checking its grammar, and gathers its value on the way: one pass
+        over its digits.
+    */
+    bool scan_number(scanned_number& number) {
         const char* const start = p;
         const char* q = p; // a local cursor, as in skip_whitespace
         auto digit = [](char c) { return static_cast<unsigned>(c - '0') <= 9; };
-        if (q != end && *q == '-') ++q;
+        number.negative = q != end && *q == '-';
+        q += number.negative;
         if (q == end || !digit(*q)) return fail_number(start);
+        const char* const first_digit = q;
+        std::uint64_t significand = 0;
         if (*q == '0') {
             ++q;
             if (q != end && digit(*q)) return fail_leading_zero(start);
         } else {
-            while (q != end && digit(*q)) ++q;
+            for (; q != end && digit(*q); ++q) significand = significand * 10 + static_cast<unsigned>(*q - '0');
         }
-        integral = true;
+        number.digits = q - first_digit;
+        number.exponent = 0;
+        number.integral = true;
         if (q != end && *q == '.') {
-            integral = false;
-            ++q;
-            if (q == end || !digit(*q)) return fail_number(start);
-            while (q != end && digit(*q)) ++q;
+            number.integral = false;
+            const char* const fraction = ++q;
+            for (; q != end && digit(*q); ++q) significand = significand * 10 + static_cast<unsigned>(*q - '0');
+            if (q == fraction) return fail_number(start);
+            number.exponent = fraction - q;
+            number.digits += q - fraction;
         }
         if (q != end && (*q == 'e' || *q == 'E')) {
-            integral = false;
+            number.integral = false;
             ++q;
-            if (q != end && (*q == '+' || *q == '-')) ++q;
+            bool negative_exponent = false;
+            if (q != end && (*q == '+' || *q == '-')) negative_exponent = *q++ == '-';
             if (q == end || !digit(*q)) return fail_number(start);
-            while (q != end && digit(*q)) ++q;
+            std::int64_t written = 0;
+            for (; q != end && digit(*q); ++q)
+                if (written < 100000000) written = written * 10 + (*q - '0'); // far past any double's range
+            number.exponent += negative_exponent ? -written : written;
         }
+        number.significand = significand;
+        number.text = std::string_view(start, static_cast<std::size_t>(q - start));
         p = q;
-        text = std::string_view(start, static_cast<std::size_t>(q - start));
         return true;
     }
 

@@ -124,40 +124,6 @@ inline bool read_bool(reader& r, bool& out) {
 /// True when a number that from_chars found out of range is too small, not too large.
 bool is_underflow(std::string_view number_text) noexcept;
 
-/** Converts checked number text without an exponent and with a significand of at most 2^53
-    (most numbers in practice) exactly, as Clinger's fast path: both the significand and
-    the power of ten are exact doubles, and one IEEE division rounds correctly. Returns
-    false for the other numbers, which from_chars converts (several times slower).
-*/
-inline bool read_exact_double(std::string_view text, double& out) noexcept {
-#if FLT_EVAL_METHOD == 0 // double arithmetic in double precision, not x87's extended one
-    static constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const char* s = text.data();
-    const char* const end = s + text.size();
-    const bool negative = *s == '-';
-    s += negative;
-    std::uint64_t significand = 0;
-    int digits = 0, fraction_digits = 0;
-    for (; s != end && static_cast<unsigned>(*s - '0') <= 9; ++s, ++digits)
-        significand = significand * 10 + static_cast<unsigned>(*s - '0');
-    if (s != end && *s == '.') {
-        for (++s; s != end && static_cast<unsigned>(*s - '0') <= 9; ++s, ++fraction_digits)
-            significand = significand * 10 + static_cast<unsigned>(*s - '0');
-        digits += fraction_digits;
-    }
-    if (s != end || digits > 19 || fraction_digits > 22 || significand > (std::uint64_t{1} << 53))
-        return false; // an exponent, or digits that may not be exact
-    const double magnitude = static_cast<double>(significand) / powers_of_ten[fraction_digits];
-    out = negative ? -magnitude : magnitude;
-    return true;
-#else
-    (void)text, (void)out;
-    return false;
-#endif
-}
-
 /** The binary floating-point value nearest `significand` × 10^`exponent` (Eisel and Lemire's
     algorithm; `text`, the number as written, decides the rare cases it cannot, and every
     number whose significand was cut at 19 digits, `whole` false). False when the value is
@@ -168,66 +134,48 @@ bool decimal_to_binary(std::string_view text, bool negative, std::uint64_t signi
 bool decimal_to_binary(std::string_view text, bool negative, std::uint64_t significand, std::int64_t exponent,
                        bool whole, float& out) noexcept;
 
-/** Reads a JSON number into a float or double in one pass over its digits, checking its
-    grammar as scan_number does: most numbers are exact in Clinger's fast path (a significand
-    of at most 2^53 and a power of ten of at most 22, each an exact double, and one IEEE
-    operation rounding correctly); the others go to decimal_to_binary.
+/** The float or double nearest a scanned number; false when it is too large for F. Most
+    numbers are exact in Clinger's fast path (a significand of at most 2^53 and a power of ten
+    of at most 22, each an exact double, and one IEEE operation rounding correctly); the others
+    go to decimal_to_binary.
 */
 template <class F>
-bool read_float(reader& r, F& out) {
-    const char* const start = r.p;
-    const char* const end = r.end;
-    const char* q = start; // a local cursor, as in reader::skip_whitespace
-    auto digit = [](char c) { return static_cast<unsigned>(c - '0') <= 9; };
-    const bool negative = *q == '-';
-    if (!negative && !digit(*q)) return r.fail_type("number");
-    q += negative;
-    if (q == end || !digit(*q)) return r.fail_number(start);
-    const char* const first_digit = q;
-    std::uint64_t significand = 0;
-    if (*q == '0') {
-        ++q;
-        if (q != end && digit(*q)) return r.fail_leading_zero(start);
+bool to_floating(const scanned_number& number, F& out) noexcept {
+    if constexpr (std::is_same_v<F, long double>) { // no format of Eisel-Lemire's here: the library's own
+        const auto result = std::from_chars(number.text.data(), number.text.data() + number.text.size(), out);
+        if (result.ec != std::errc::result_out_of_range) return true;
+        out = number.negative ? -0.0L : 0.0L;
+        return is_underflow(number.text);
     } else {
-        for (; q != end && digit(*q); ++q) significand = significand * 10 + static_cast<unsigned>(*q - '0');
-    }
-    std::ptrdiff_t digits = q - first_digit; // leading zeros too: more than 19 only may cut the significand
-    std::int64_t exponent = 0;
-    if (q != end && *q == '.') {
-        const char* const fraction = ++q;
-        for (; q != end && digit(*q); ++q) significand = significand * 10 + static_cast<unsigned>(*q - '0');
-        if (q == fraction) return r.fail_number(start);
-        exponent = fraction - q;
-        digits += q - fraction;
-    }
-    if (q != end && (*q == 'e' || *q == 'E')) {
-        ++q;
-        bool negative_exponent = false;
-        if (q != end && (*q == '+' || *q == '-')) negative_exponent = *q++ == '-';
-        if (q == end || !digit(*q)) return r.fail_number(start);
-        std::int64_t written = 0;
-        for (; q != end && digit(*q); ++q)
-            if (written < 100000000) written = written * 10 + (*q - '0'); // far past any double's range
-        exponent += negative_exponent ? -written : written;
-    }
-    r.p = q;
 #if FLT_EVAL_METHOD == 0 // double arithmetic in double precision, not x87's extended one
-    if constexpr (std::is_same_v<F, double>) {
-        static constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-        if (digits <= 19 && significand <= (std::uint64_t{1} << 53) && exponent >= -22 && exponent <= 22) {
-            const auto value = static_cast<double>(significand);
-            const double magnitude = exponent < 0 ? value / powers_of_ten[-exponent] : value * powers_of_ten[exponent];
-            out = negative ? -magnitude : magnitude;
-            return true;
+        if constexpr (std::is_same_v<F, double>) {
+            static constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+            const std::int64_t e = number.exponent;
+            if (number.digits <= 19 && number.significand <= (std::uint64_t{1} << 53) && e >= -22 && e <= 22) {
+                const auto value = static_cast<double>(number.significand);
+                const double magnitude = e < 0 ? value / powers_of_ten[-e] : value * powers_of_ten[e];
+                out = number.negative ? -magnitude : magnitude;
+                return true;
+            }
         }
-    }
 #endif
-    const std::string_view text(start, static_cast<std::size_t>(q - start));
-    if (decimal_to_binary(text, negative, significand, exponent, digits <= 19, out)) return true;
-    r.p = start;
-    return r.fail(std::string(text) + " does not fit in " + (std::is_same_v<F, float> ? "float" : "double"));
+        return decimal_to_binary(number.text, number.negative, number.significand, number.exponent,
+                                 number.digits <= 19, out);
+    }
+}
+
+template <class F>
+bool read_float(reader& r, F& out) {
+    const char c = *r.p;
+    if (c != '-' && static_cast<unsigned>(c - '0') > 9) return r.fail_type("number");
+    scanned_number number;
+    if (!r.scan_number(number)) return false;
+    if (to_floating(number, out)) return true;
+    r.p = number.text.data();
+    return r.fail(std::string(number.text) + " does not fit in " +
+                  (std::is_same_v<F, float> ? "float" : std::is_same_v<F, double> ? "double" : "long double"));
 }
 
 /// Reads an integer given in any JSON number form with no fractional part (2, -7, 2.0, 2e3)
