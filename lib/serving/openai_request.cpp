@@ -18,27 +18,51 @@ namespace {
 
 namespace json = boost::json;
 
-// `param` and `member` name where a value is ("messages[2]", ".role"), joined only for an error.
-chat_role role_named(std::string_view role, std::string_view param, std::string_view member) {
+// The roles compared with on every request, made once: making one costs more than comparing.
+const chat_role& tool_role() {
+    static const chat_role role = chat_role::tool();
+    return role;
+}
+const chat_role& assistant_role() {
+    static const chat_role role = chat_role::assistant();
+    return role;
+}
+
+// Where an element of a request's array is ("messages[2]"), spelled out only for an error.
+struct element_place {
+    std::string_view array;
+    std::size_t index;
+    std::string operator+(std::string_view member) const {
+        return std::string(array).append("[").append(std::to_string(index)).append("]").append(member);
+    }
+};
+
+// The text of the string member `key`, or "" (a view into `o`, which may hold invalid UTF-8).
+std::string_view string_view_member(const json::object& o, std::string_view key) {
+    const json::value* v = o.if_contains(key);
+    return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
+}
+
+chat_role role_named(std::string_view role, const element_place& at, std::string_view member) {
     if (role == "system" || role == "developer") return chat_role::system();
     if (role == "user") return chat_role::user();
     if (role == "assistant") return chat_role::assistant();
     if (role == "tool") return chat_role::tool();
-    refuse(std::string(param).append(member), "unknown role \"" + std::string(role) + "\" (system, developer, user, assistant or tool)");
+    refuse(at + member, "unknown role \"" + json_detail::valid_utf8(role) + "\" (system, developer, user, assistant or tool)");
 }
 
 // A message's content: a string, or parts of text (text, input_text, output_text) and images.
-std::vector<content> contents_of(const json::value* value, std::string_view param, std::string_view member) {
+std::vector<content> contents_of(const json::value* value, const element_place& place, std::string_view member) {
     std::vector<content> out;
     if (!value || value->is_null()) return out;
     if (value->is_string()) {
         out.emplace_back(text_content(std::string(value->get_string())));
         return out;
     }
-    if (!value->is_array()) refuse(std::string(param).append(member), "content must be a string or an array of parts");
+    if (!value->is_array()) refuse(place + member, "content must be a string or an array of parts");
     std::size_t i = 0;
     for (const json::value& p : value->get_array()) {
-        const auto at = [&, index = i++] { return std::string(param).append(member).append("[").append(std::to_string(index)).append("]"); };
+        const auto at = [&, index = i++] { return (place + member).append("[").append(std::to_string(index)).append("]"); };
         const json::object* part = p.if_object();
         if (!part) refuse(at(), "a content part must be an object");
         const std::string type = json_detail::string_member(*part, "type");
@@ -96,23 +120,23 @@ void read_format(const json::object& format, const std::string& param, agent_run
     }
 }
 
-// temperature, top_p, seed, stop, and the output token limit under `max_tokens_key`s.
+// temperature, top_p, seed, stop, and the output token limit under `max_tokens_key`s. Chat
+// options are set only when the request has one: the agent's own are merged with them.
 void read_sampling(const json::object& body, std::initializer_list<const char*> max_tokens_keys, agent_run_options& options) {
-    chat_options chat;
-    if (const json::value* t = body.if_contains("temperature"); t && t->is_number()) chat.temperature = t->to_number<double>();
-    if (const json::value* p = body.if_contains("top_p"); p && p->is_number()) chat.top_p = p->to_number<double>();
-    if (const json::value* s = body.if_contains("seed"); s && s->is_int64()) chat.seed = s->get_int64();
+    const auto chat = [&]() -> chat_options& { return options.chat_options ? *options.chat_options : options.chat_options.emplace(); };
+    if (const json::value* t = body.if_contains("temperature"); t && t->is_number()) chat().temperature = t->to_number<double>();
+    if (const json::value* p = body.if_contains("top_p"); p && p->is_number()) chat().top_p = p->to_number<double>();
+    if (const json::value* s = body.if_contains("seed"); s && s->is_int64()) chat().seed = s->get_int64();
     for (const char* key : max_tokens_keys)
-        if (const json::value* m = body.if_contains(key); m && m->is_int64()) chat.max_output_tokens = m->get_int64();
+        if (const json::value* m = body.if_contains(key); m && m->is_int64()) chat().max_output_tokens = m->get_int64();
     if (const json::value* stop = body.if_contains("stop")) {
-        if (stop->is_string()) chat.stop_sequences.emplace_back(stop->get_string());
+        if (stop->is_string()) chat().stop_sequences.emplace_back(stop->get_string());
         if (stop->is_array())
             for (const json::value& s : stop->get_array())
-                if (s.is_string()) chat.stop_sequences.emplace_back(s.get_string());
+                if (s.is_string()) chat().stop_sequences.emplace_back(s.get_string());
     }
     if (const json::value* instructions = body.if_contains("instructions"); instructions && instructions->is_string())
-        chat.instructions = std::string(instructions->get_string());
-    options.chat_options = std::move(chat);
+        chat().instructions = std::string(instructions->get_string());
 }
 
 // {"approved": bool, "reason"?: string} as a tool's result: whether, and why.
@@ -129,7 +153,7 @@ std::optional<std::pair<bool, std::string>> decision_of(const function_result_co
 // The call `call_id` of an assistant message in `input`, made an approval request there.
 std::optional<function_call_content> ask_approval_of(std::vector<chat_message>& input, const std::string& call_id) {
     for (chat_message& m : input) {
-        if (m.role != chat_role::assistant()) continue;
+        if (m.role != assistant_role()) continue;
         for (content& c : m.contents)
             if (const auto* call = std::get_if<function_call_content>(&c); call && call->call_id == call_id) {
                 function_call_content asked = *call;
@@ -154,26 +178,28 @@ run_request read_chat_request(const json::object& body) {
     if (!messages || !messages->is_array() || messages->get_array().empty())
         refuse("messages", "messages must be a non-empty array");
     refuse_client_tools(body);
+    out.input.reserve(messages->get_array().size());
     std::size_t i = 0;
     for (const json::value& m : messages->get_array()) {
-        const std::string param = "messages[" + std::to_string(i++) + "]";
+        const element_place place{"messages", i++};
         const json::object* message = m.if_object();
-        if (!message) refuse(param, "a message must be an object");
-        const chat_role role = role_named(json_detail::string_member(*message, "role"), param, ".role");
+        if (!message) refuse(place + "", "a message must be an object");
+        const std::string_view role_text = string_view_member(*message, "role");
+        const chat_role role = role_named(role_text, place, ".role");
         std::vector<content> contents;
-        if (role == chat_role::tool()) {
+        if (role_text == "tool") {
             std::string result;
-            for (const content& c : contents_of(message->if_contains("content"), param, ".content"))
+            for (const content& c : contents_of(message->if_contains("content"), place, ".content"))
                 if (const auto* t = std::get_if<text_content>(&c)) result += t->text;
             contents.emplace_back(function_result_content(json_detail::string_member(*message, "tool_call_id"), json::value(result)));
         } else {
-            contents = contents_of(message->if_contains("content"), param, ".content");
+            contents = contents_of(message->if_contains("content"), place, ".content");
         }
         if (const json::value* calls = message->if_contains("tool_calls"); calls && calls->is_array()) {
             for (const json::value& c : calls->get_array()) {
                 const json::object* call = c.if_object();
                 const json::value* function = call ? call->if_contains("function") : nullptr;
-                if (!function || !function->is_object()) refuse(param + ".tool_calls", "a tool call needs a function");
+                if (!function || !function->is_object()) refuse(place + ".tool_calls", "a tool call needs a function");
                 const json::object& f = function->get_object();
                 contents.emplace_back(function_call_content(json_detail::string_member(*call, "id"), json_detail::string_member(f, "name"),
                                                             arguments_of(json_detail::string_member(f, "arguments"))));
@@ -202,9 +228,9 @@ run_request read_responses_request(const json::object& body) {
     } else {
         std::size_t i = 0;
         for (const json::value& item_value : input->get_array()) {
-            const std::string param = "input[" + std::to_string(i++) + "]";
+            const element_place place{"input", i++};
             const json::object* item = item_value.if_object();
-            if (!item) refuse(param, "an input item must be an object");
+            if (!item) refuse(place + "", "an input item must be an object");
             const std::string type = json_detail::string_member(*item, "type");
             if (type == "function_call") {
                 out.input.emplace_back(chat_role::assistant(), std::vector<content>{function_call_content(
@@ -215,10 +241,10 @@ run_request read_responses_request(const json::object& body) {
                                                               json_detail::string_member(*item, "call_id"),
                                                               json::value(json_detail::string_member(*item, "output")))});
             } else if (type.empty() || type == "message") {
-                out.input.emplace_back(role_named(json_detail::string_member(*item, "role"), param, ".role"),
-                                       contents_of(item->if_contains("content"), param, ".content"));
+                out.input.emplace_back(role_named(string_view_member(*item, "role"), place, ".role"),
+                                       contents_of(item->if_contains("content"), place, ".content"));
             } else {
-                refuse(param + ".type", "input items of type \"" + type + "\" are not taken");
+                refuse(place + ".type", "input items of type \"" + type + "\" are not taken");
             }
         }
         if (out.input.empty()) refuse("input", "input must hold at least one message");
@@ -245,13 +271,13 @@ void read_approval_answers(std::vector<chat_message>& input, const std::vector<f
     };
     std::vector<std::string> answered;
     for (chat_message& m : input) {
-        if (m.role != chat_role::tool() || m.contents.size() != 1) continue;
+        if (m.role != tool_role() || m.contents.size() != 1) continue;
         const auto* result = std::get_if<function_result_content>(&m.contents.front());
         if (!result) continue;
         const std::string call_id = result->call_id;
         const auto request = waited(call_id);
         const bool asked_in_input = std::any_of(input.begin(), input.end(), [&](const chat_message& other) {
-            return other.role == chat_role::assistant() && std::any_of(other.contents.begin(), other.contents.end(), [&](const content& c) {
+            return other.role == assistant_role() && std::any_of(other.contents.begin(), other.contents.end(), [&](const content& c) {
                        const auto* call = std::get_if<function_call_content>(&c);
                        return call && call->call_id == call_id;
                    });

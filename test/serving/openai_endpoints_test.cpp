@@ -308,6 +308,12 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
         const auto client_tools = co_await raw_http::posted(port, "/v1/chat/completions",
                                                 R"({"model":"m","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f"}}]})");
         const auto bad_role = co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"wizard","content":"x"}]})");
+        const auto not_a_message =
+            co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"user","content":"x"},7]})");
+        const auto bad_part = co_await raw_http::posted(
+            port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"x"},{"type":"video"}]}]})");
+        const auto bad_input_role =
+            co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":[{"role":"user"},{"role":"wizard"}]})");
         const auto failed = co_await raw_http::posted(port, "/v1/chat/completions", R"({"model":"m","messages":[{"role":"user","content":"fail"}]})");
         const auto failed_response = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"fail"})");
         const auto failed_background = co_await raw_http::posted(port, "/v1/responses", R"({"model":"m","input":"fail","background":true})");
@@ -331,6 +337,10 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
         EXPECT_EQ(error_of(no_messages).at("param").as_string(), "messages");
         EXPECT_EQ(error_of(client_tools).at("param").as_string(), "tools");
         EXPECT_EQ(error_of(bad_role).at("param").as_string(), "messages[0].role");
+        EXPECT_EQ(error_of(not_a_message).at("param").as_string(), "messages[1]");
+        EXPECT_EQ(error_of(bad_part).at("param").as_string(), "messages[0].content[1].type");
+        EXPECT_EQ(bad_input_role.result_int(), 400u) << bad_input_role.body();
+        EXPECT_EQ(error_of(bad_input_role).at("param").as_string(), "input[1].role");
         EXPECT_EQ(failed.result_int(), 500u);
         EXPECT_EQ(error_of(failed).at("message").as_string(), "the agent failed: failed on purpose");
         EXPECT_EQ(failed_response.result_int(), 500u) << "its caller waited for an answer that failed";
