@@ -230,6 +230,26 @@ TEST(from_json_errors, duplicate_members_are_errors_known_or_not) {
     EXPECT_STREQ(error_of<person>(many + ",\"k7\":1}").what(), R"(duplicate member "k7")");
 }
 
+// A member expected next is recognized by its bytes in place; every other spelling still reads.
+TEST(from_json_errors, member_names_are_the_same_however_they_are_written) {
+    const auto alice = forma::try_from_json<person>(R"({"n\u0061me":"Alice","\u0061ge":30})");
+    ASSERT_TRUE(alice.has_value());
+    EXPECT_EQ(alice.value().name, "Alice");
+    EXPECT_EQ(alice.value().age, 30);
+    EXPECT_STREQ(error_of<person>(R"({"name":"A","n\u0061me":"B","age":1})").what(), R"(duplicate member "name")");
+    EXPECT_STREQ(error_of<person>(R"({"age":1,"name":"A","age":2})").what(), R"(duplicate member "age")");
+    // A name that starts with the expected one is another member.
+    EXPECT_STREQ(error_of<person>(R"({"names":"A","age":1})", {.reject_unknown_members = true}).what(),
+                 R"(unknown member "names" (parse_options::reject_unknown_members is set))");
+    EXPECT_EQ(error_of<person>(R"({"name)").reason(), "invalid JSON: unexpected end of input (unterminated string)");
+    EXPECT_EQ(error_of<person>(R"({"name")").reason(), "invalid JSON: unexpected end of input (expected ':' after a member name)");
+    EXPECT_EQ(error_of<person>(R"({"name" "A"})").offset(), 8u);
+    // A name longer than the string limit is refused as any string is.
+    const auto limited = error_of<person>(R"({"name":"A","age":1})", {.max_string_length = 3});
+    EXPECT_EQ(limited.reason(), "a string is longer than the limit of 3 bytes (parse_options::max_string_length)");
+    EXPECT_EQ(limited.offset(), 1u);
+}
+
 TEST(from_json_errors, unknown_members_are_rejected_when_asked) {
     const auto e = error_of<person>(R"({"name":"A","age":1,"extra":true})", {.reject_unknown_members = true});
     EXPECT_EQ(e.reason(), R"(unknown member "extra" (parse_options::reject_unknown_members is set))");

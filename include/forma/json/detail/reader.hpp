@@ -168,6 +168,7 @@ public:
     std::size_t depth() const noexcept { return depth_; }
     void set_depth(std::size_t d) noexcept { depth_ = d; }
     bool rejects_unknown_members() const noexcept { return reject_unknown_; }
+    std::size_t max_string_length() const noexcept { return max_string_length_; }
     void set_rejects_unknown_members(bool reject) noexcept { reject_unknown_ = reject; }
 
     /// Reads a string value into out; p is at the opening quote.

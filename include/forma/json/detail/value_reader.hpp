@@ -361,12 +361,16 @@ bool read_array(reader& r, A& out) {
 }
 
 /// Reads a member name and the ':' after it; p is at the value afterwards.
-inline bool read_member_name(reader& r, std::string_view& key, bool& from_scratch) {
-    if (r.p == r.end || *r.p != '"') return r.fail_syntax("expected a member name in double quotes");
-    if (!r.read_key(key, from_scratch)) return false;
+// The ':' after a member name, and the white space before its value.
+inline bool read_name_separator(reader& r) {
     if (!r.expect(':', "after a member name")) return false;
     r.skip_whitespace();
     return true;
+}
+
+inline bool read_member_name(reader& r, std::string_view& key, bool& from_scratch) {
+    if (r.p == r.end || *r.p != '"') return r.fail_syntax("expected a member name in double quotes");
+    return r.read_key(key, from_scratch) && read_name_separator(r);
 }
 
 // The strict dialect's form of a map: [{"key": "...", "value": ...}, ...].
@@ -544,6 +548,19 @@ struct struct_reader {
         return size;
     }
 
+    /** Whether the text at r.p is `"name"`, stepping over it if so: the member that usually
+        comes next, known without scanning its name. A name has no escapes and no control
+        characters (checked at compile time), so equal bytes are the same name.
+    */
+    static bool at_expected_name(reader& r, std::string_view name) noexcept {
+        const std::size_t n = name.size();
+        if (static_cast<std::size_t>(r.end - r.p) < n + 2 || r.p[0] != '"' || r.p[n + 1] != '"' ||
+            n > r.max_string_length() || !same_text(std::string_view(r.p + 1, n), name))
+            return false;
+        r.p += n + 2;
+        return true;
+    }
+
     template <std::size_t I>
     static bool read_member(reader& r, T& obj) {
         using D = boost::mp11::mp_at_c<members, I>;
@@ -571,8 +588,15 @@ struct struct_reader {
             for (bool more = true; more;) {
                 std::string_view key;
                 bool from_scratch = false; // set by read_member_name; GCC warns otherwise
-                if (!read_member_name(r, key, from_scratch)) return false;
-                const std::size_t i = find(key, next);
+                std::size_t i;
+                if (next < size && at_expected_name(r, names[next])) {
+                    key = names[next];
+                    i = next;
+                    if (!read_name_separator(r)) return false;
+                } else {
+                    if (!read_member_name(r, key, from_scratch)) return false;
+                    i = find(key, next);
+                }
                 if (i < size) {
                     if (test(seen, i)) return r.fail_duplicate(key);
                     set(seen, i);
