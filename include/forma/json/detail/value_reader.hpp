@@ -191,11 +191,9 @@ bool read_integer(reader& r, I& out) {
     const char* q = digits;
     std::uint64_t v = 0;
     // Fast path: up to 19 plain digits, no leading zero, no fraction or exponent.
-    while (q != r.end && static_cast<unsigned>(*q - '0') <= 9 && q - digits < 19)
-        v = v * 10 + static_cast<unsigned>(*q++ - '0');
-    const bool plain = q != digits && !(*digits == '0' && q - digits > 1) &&
-                       (q == r.end || (static_cast<unsigned>(*q - '0') > 9 && *q != '.' &&
-                                       *q != 'e' && *q != 'E'));
+    q = accumulate_digits(q, r.end, v);
+    const bool plain = q != digits && q - digits <= 19 && !(*digits == '0' && q - digits > 1) &&
+                       (q == r.end || (*q != '.' && *q != 'e' && *q != 'E'));
     bool neg = negative;
     if (plain) {
         r.p = q;
