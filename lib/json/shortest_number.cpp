@@ -15,6 +15,8 @@ namespace forma::json_detail {
 
 namespace {
 
+__extension__ typedef unsigned __int128 whole_number; // GCC's and Clang's; no pedantic warning
+
 constexpr char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                "8081828384858687888990919293949596979899";
@@ -59,7 +61,7 @@ char* fill_zeros(char* out, int n) noexcept {
 }
 
 // The digits of a whole number below 2^128.
-char* whole_digits(char* out, unsigned __int128 n) noexcept {
+char* whole_digits(char* out, whole_number n) noexcept {
     constexpr std::uint64_t e19 = 10'000'000'000'000'000'000u;
     char buffer[40];
     char* const end = buffer + sizeof buffer;
@@ -81,7 +83,7 @@ char* whole_digits(char* out, unsigned __int128 n) noexcept {
 // trailing zeros in fixed notation: those digits are then written exactly, as printf's %.0f.
 // Writes past the text's end, within 48 bytes of `out`: the last copy of at most 20 bytes
 // starts by the 19th.
-char* lay_out(char* out, std::uint64_t significand, int exponent, unsigned __int128 whole) noexcept {
+char* lay_out(char* out, std::uint64_t significand, int exponent, whole_number whole) noexcept {
     char buffer[40]; // the digits end at its 20th byte, and 20 bytes from their first are in it
     const char* const end = buffer + 20;
     const char* const digits = digits_before(buffer + 20, significand);
@@ -125,7 +127,7 @@ char* write_shortest(char* out, F v) noexcept {
     // With trailing zeros the value is whole (a fraction has no shortest digits ending in
     // zeros: the whole numbers near it are exact), and below 1e22 where fixed is chosen.
     const F magnitude = std::fabs(v);
-    const auto whole = decimal.exponent > 0 && magnitude < F(1e22) ? static_cast<unsigned __int128>(magnitude) : 0;
+    const auto whole = decimal.exponent > 0 && magnitude < F(1e22) ? static_cast<whole_number>(magnitude) : 0;
     return lay_out(out, decimal.significand, decimal.exponent, whole);
 }
 

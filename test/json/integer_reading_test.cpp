@@ -4,6 +4,7 @@
 
 #include <forma/json/from_json.hpp>
 
+#include <boost/describe/class.hpp>
 #include <gtest/gtest.h>
 
 #include <charconv>
