@@ -21,7 +21,8 @@ std::string stored_session_json(const agent_session& session, std::size_t max_by
     if (session.id.empty()) throw error("a session needs an id to be saved");
     boost::json::value value = boost::json::value_from(session);
     value.as_object().erase("version"); // the store keeps the version
-    std::string json = boost::json::serialize(value);
+    // Valid UTF-8 whatever its strings hold (a model's tool arguments): it must parse back.
+    std::string json = json_detail::serialize_utf8(value);
     if (json.size() > max_bytes) {
         throw error("the session \"" + valid_utf8(session.id.str()) + "\" takes " + std::to_string(json.size()) +
                     " bytes as JSON, more than the store's limit of " + std::to_string(max_bytes) +

@@ -276,8 +276,9 @@ asio::awaitable<void> task_store::create(agent_task task) {
     check_id(task.id);
     const auto s = state_;
     std::vector<std::string> arguments{s->ttl(), s->lease(), task.context_id, std::string(to_string(task.state)), task.error,
-                                       json::serialize(task.properties), json::serialize(json::value_from(task.input)), task.owner};
-    for (const agent_response_update& u : task.updates) arguments.push_back(json::serialize(json::value_from(u)));
+                                       json_detail::serialize_utf8(task.properties),
+                                       json_detail::serialize_utf8(json::value_from(task.input)), task.owner};
+    for (const agent_response_update& u : task.updates) arguments.push_back(json_detail::serialize_utf8(json::value_from(u)));
     std::vector<std::string> keys = s->keys_of(task.id);
     keys.push_back(s->listing_key(task.owner));
     const reply r = co_await s->redis->eval(create_script, std::move(keys), std::move(arguments));
@@ -314,7 +315,7 @@ asio::awaitable<void> task_store::append(std::string id, std::vector<agent_respo
     check_id(id);
     const auto s = state_;
     std::vector<std::string> arguments{s->ttl(), s->lease()};
-    for (const agent_response_update& u : updates) arguments.push_back(json::serialize(json::value_from(u)));
+    for (const agent_response_update& u : updates) arguments.push_back(json_detail::serialize_utf8(json::value_from(u)));
     const reply r = co_await s->eval(append_script, id, std::move(arguments));
     if (r.integer < 0) throw error("no task " + json_detail::valid_utf8(id) + " in the task store");
     s->wrote(id, std::nullopt);

@@ -85,6 +85,22 @@ TYPED_TEST_P(session_store_contract, a_saved_session_loads_back_equal_with_its_v
     EXPECT_FALSE(this->load(store, "nobody"));
 }
 
+// A model's tool call can hold any bytes (a path cut in the middle of a character): the session
+// is saved as valid UTF-8, each such byte U+FFFD, and loads back.
+TYPED_TEST_P(session_store_contract, a_session_holding_bytes_that_are_not_utf8_is_saved_and_loads_back) {
+    auto store_owner = this->make();
+    forma::session_store& store = *store_owner;
+    agent_session s = this->conversation("bytes", {"delete \xdf"});
+    s.history.emplace_back(chat_role::assistant(),
+                           std::vector<forma::content>{forma::function_call_content("call-1", "delete_file", {{"path", "\x86"}})});
+    this->save(store, s);
+    const auto loaded = this->load(store, "bytes");
+    ASSERT_TRUE(loaded);
+    EXPECT_EQ(loaded->history[0].text(), "delete \xEF\xBF\xBD");
+    const auto& call = std::get<forma::function_call_content>(loaded->history[1].contents.at(0));
+    EXPECT_EQ(call.arguments.at("path").as_string(), "\xEF\xBF\xBD");
+}
+
 TYPED_TEST_P(session_store_contract, a_save_over_a_newer_version_is_a_conflict_and_writes_nothing) {
     auto store_owner = this->make();
     forma::session_store& store = *store_owner;
@@ -192,6 +208,7 @@ TYPED_TEST_P(session_store_contract, the_async_forms_take_any_completion_token) 
 
 REGISTER_TYPED_TEST_SUITE_P(session_store_contract,
                             a_saved_session_loads_back_equal_with_its_version,
+                            a_session_holding_bytes_that_are_not_utf8_is_saved_and_loads_back,
                             a_save_over_a_newer_version_is_a_conflict_and_writes_nothing,
                             a_new_session_under_a_taken_id_is_a_conflict,
                             erase_removes_and_a_save_of_an_erased_session_is_a_conflict,

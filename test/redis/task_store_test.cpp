@@ -49,6 +49,26 @@ protected:
 using stores = ::testing::Types<in_memory, in_redis>;
 TYPED_TEST_SUITE(task_store_contract, stores);
 
+// A model's words and a tool call can hold any bytes: a task holding some loads back (Redis's
+// store keeps JSON, where each such byte becomes U+FFFD; the in-memory one keeps them).
+TYPED_TEST(task_store_contract, a_task_holding_bytes_that_are_not_utf8_loads_back) {
+    auto& store = *this->store;
+    forma::agent_task task = sample_task("bytes");
+    task.input = {forma::chat_message(forma::chat_role::user(), "delete \xdf")};
+    task.properties["path"] = "\x86";
+    this->run(store.create(std::move(task)));
+    this->run(store.append("bytes", {said("cut \xff")}));
+    const std::optional<forma::agent_task> loaded = this->run(store.load("bytes"));
+    ASSERT_TRUE(loaded.has_value());
+    ASSERT_EQ(loaded->updates.size(), 2u);
+    const auto kept_or_replaced = [](const std::string& text, std::string_view prefix, std::string_view byte) {
+        return text == std::string(prefix) + std::string(byte) || text == std::string(prefix) + "\xEF\xBF\xBD";
+    };
+    EXPECT_TRUE(kept_or_replaced(loaded->updates[1].text(), "cut ", "\xff")) << loaded->updates[1].text();
+    EXPECT_TRUE(kept_or_replaced(loaded->input.at(0).text(), "delete ", "\xdf")) << loaded->input.at(0).text();
+    EXPECT_TRUE(kept_or_replaced(std::string(loaded->properties.at("path").as_string()), "", "\x86"));
+}
+
 TYPED_TEST(task_store_contract, a_created_task_loads_as_it_was_written) {
     auto& store = *this->store;
     this->run(store.create(sample_task("t1")));
