@@ -49,22 +49,33 @@ inline char* write_utf8(char* dst, std::uint32_t cp) noexcept {
     return dst;
 }
 
-/// Appends `c`, a quote, a backslash or a control character, escaped as JSON writes it.
-inline void append_escaped(std::string& out, unsigned char c) {
+/// Writes `c`, a quote, a backslash or a control character, escaped as JSON writes it, at
+/// `dst` (room for 6 bytes); returns the end of what it wrote.
+inline char* write_escaped(char* dst, unsigned char c) noexcept {
     static constexpr char hex[] = "0123456789abcdef";
+    *dst++ = '\\';
     switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\r': out += "\\r"; break;
-    case '\t': out += "\\t"; break;
-    case '\b': out += "\\b"; break;
-    case '\f': out += "\\f"; break;
+    case '"': *dst++ = '"'; break;
+    case '\\': *dst++ = '\\'; break;
+    case '\n': *dst++ = 'n'; break;
+    case '\r': *dst++ = 'r'; break;
+    case '\t': *dst++ = 't'; break;
+    case '\b': *dst++ = 'b'; break;
+    case '\f': *dst++ = 'f'; break;
     default:
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 0xF];
+        *dst++ = 'u';
+        *dst++ = '0';
+        *dst++ = '0';
+        *dst++ = hex[c >> 4];
+        *dst++ = hex[c & 0xF];
     }
+    return dst;
+}
+
+/// Appends `c` escaped (see write_escaped).
+inline void append_escaped(std::string& out, unsigned char c) {
+    char escaped[6];
+    out.append(escaped, write_escaped(escaped, c));
 }
 
 } // namespace forma::json_detail

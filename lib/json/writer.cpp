@@ -5,32 +5,53 @@
 
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
+#include <cstring>
+
 namespace forma::json_detail {
 
+void writer::grow(std::size_t n) {
+    const auto at = static_cast<std::size_t>(cursor_ - out_.data());
+    // Twice what this writer wrote, and at least 64 bytes: an append of one short string to a
+    // long buffer fills no more than that.
+    out_.resize(at + std::max(n, at - start_ + 64));
+    cursor_ = out_.data() + at;
+    limit_ = out_.data() + out_.size();
+}
+
 bool writer::write_string(std::string_view s) {
-    out += '"';
     const char* p = s.data();
-    const char* end = p + s.size();
+    const char* const end = p + s.size();
+    // Room for every byte as it is and both quotes; an escape asks for its 5 more bytes.
+    char* o = room(s.size() + 2);
+    *o++ = '"';
     for (;;) {
         const char* run = p;
         p = find_string_special(p, end);
-        out.append(run, p);
+        std::memcpy(o, run, static_cast<std::size_t>(p - run));
+        o += p - run;
         if (p == end) break;
         const auto c = static_cast<unsigned char>(*p);
         if (c >= 0x80) { // a run of them, as in CJK text, checked and then copied at once
             const char* const run_start = p;
             do {
                 const int n = utf8_sequence_length(p, end);
-                if (n == 0) return fail("string is not valid UTF-8 (byte " + std::to_string(p - s.data()) + ")");
+                if (n == 0) {
+                    cursor_ = o;
+                    return fail("string is not valid UTF-8 (byte " + std::to_string(p - s.data()) + ")");
+                }
                 p += n;
             } while (p != end && static_cast<unsigned char>(*p) >= 0x80);
-            out.append(run_start, p);
+            std::memcpy(o, run_start, static_cast<std::size_t>(p - run_start));
+            o += p - run_start;
             continue;
         }
-        append_escaped(out, c);
+        cursor_ = o;
+        o = write_escaped(room(static_cast<std::size_t>(end - p) + 6), c);
         ++p;
     }
-    out += '"';
+    *o++ = '"';
+    cursor_ = o;
     return true;
 }
 
@@ -51,6 +72,7 @@ bool writer::push_key(std::string_view key) { return unwind_through(path_, path_
 bool writer::push_index(std::size_t index) { return unwind_through(path_, path_segment::element(index)); }
 
 json_error writer::take_error() {
+    cursor_ = out_.data() + start_; // nothing half-written is left behind
     return json_error(json_pointer(path_), "cannot write JSON: " + reason_);
 }
 

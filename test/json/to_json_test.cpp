@@ -8,6 +8,9 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
 
 using namespace test_types;
 using forma::to_json;
@@ -66,6 +69,75 @@ TEST(to_json, what_json_cannot_hold_is_a_json_error_with_a_path) {
         EXPECT_EQ(e.reason(), "cannot write JSON: string is not valid UTF-8 (byte 4)");
     }
     EXPECT_THROW((void)to_json(static_cast<unit>(9)), forma::json_error);
+}
+
+namespace {
+
+// JSON's escaping written the slow, obvious way, to compare the writer with.
+std::string quoted_by_hand(std::string_view s) {
+    std::string out = "\"";
+    for (const char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+            if (const auto byte = static_cast<unsigned char>(c); byte < 0x20) {
+                static constexpr char hex[] = "0123456789abcdef";
+                out.append("\\u00").append(1, hex[byte >> 4]).append(1, hex[byte & 0xF]);
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + "\"";
+}
+
+} // namespace
+
+TEST(to_json, appends_to_a_callers_string_and_reuses_its_room) {
+    std::string out = "head:";
+    to_json(person{"Ann", 35, std::nullopt}, out);
+    EXPECT_EQ(out, R"(head:{"name":"Ann","age":35,"occupation":null})");
+    out.clear();
+    out.reserve(4096);
+    const char* const room = out.data();
+    to_json(std::vector<std::string>(20, "twenty bytes of text"), out);
+    EXPECT_EQ(out.data(), room);
+    EXPECT_EQ(out.size(), 2 + 20 * 22 + 19);
+}
+
+TEST(to_json, escapes_wherever_the_buffer_grows) {
+    // Every escape at every place of strings from 0 to 300 bytes, written after 0 to 70 bytes
+    // already in the caller's string: the buffer grows before, inside and after each string.
+    for (const char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
+        for (std::size_t length = 0; length <= 300; length += 7) {
+            for (std::size_t at = 0; at < length; at += 5) {
+                std::string text(length, 'a');
+                text[at] = special;
+                for (std::size_t before : {0, 1, 63, 70}) {
+                    std::string out(before, '.');
+                    to_json(text, out);
+                    ASSERT_EQ(out, std::string(before, '.') + quoted_by_hand(text))
+                        << "escape " << int(special) << " at " << at << " of " << length;
+                }
+            }
+        }
+    }
+    const std::string all_escapes(500, '\x02'); // six bytes out for each byte in
+    EXPECT_EQ(to_json(all_escapes), quoted_by_hand(all_escapes));
+}
+
+TEST(to_json, a_failed_append_leaves_the_callers_string_as_it_was) {
+    std::string out = "kept";
+    EXPECT_THROW(to_json(std::vector<std::string>{std::string(1000, 'x'), "bad \xff"}, out), forma::json_error);
+    EXPECT_EQ(out, "kept");
+    EXPECT_THROW(to_json(reading{std::nan(""), unit::c, std::nullopt}, out), forma::json_error);
+    EXPECT_EQ(out, "kept");
 }
 
 TEST(to_json, value_form_matches_the_text_form) {

@@ -20,18 +20,21 @@ boost::json::value parse_value(std::string_view json);
     path names the member.
 */
 template <class T>
-std::string to_json(const T& value) {
-    std::string out;
-    json_detail::writer w(out);
-    if (!json_detail::write_value(w, value)) throw w.take_error();
-    return out;
-}
+std::string to_json(const T& value);
 
-/// Appends the JSON of `value` to `out` (see to_json); reuses out's capacity.
+/// Appends the JSON of `value` to `out` (see to_json), reusing its capacity; when it throws,
+/// `out` is as it was.
 template <class T>
 void to_json(const T& value, std::string& out) {
-    json_detail::writer w(out);
+    json_detail::writer w(out); // cuts `out` back to what was written when it ends
     if (!json_detail::write_value(w, value)) throw w.take_error();
+}
+
+template <class T>
+std::string to_json(const T& value) {
+    std::string out;
+    to_json(value, out);
+    return out;
 }
 
 /// `value` as a boost::json::value (see to_json).

@@ -10,6 +10,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -17,11 +19,34 @@ namespace forma::json_detail {
 
 /** Output buffer and error state of one to_json call. Errors (NaN, invalid
     UTF-8, an enum value with no name) unwind like the reader's, adding the path.
+
+    It writes through a cursor into `out` grown ahead of it (one capacity check per
+    value, not per character) and cuts `out` back to what was written when it ends.
 */
 class writer {
 public:
-    explicit writer(std::string& out) noexcept : out(out) {}
-    std::string& out;
+    explicit writer(std::string& out) noexcept
+        : out_(out), cursor_(out.data() + out.size()), limit_(cursor_), start_(out.size()) {}
+    writer(const writer&) = delete;
+    writer& operator=(const writer&) = delete;
+    ~writer() { out_.resize(static_cast<std::size_t>(cursor_ - out_.data())); }
+
+    /// Room for `n` more bytes at the returned cursor; advance() past what was written.
+    char* room(std::size_t n) {
+        if (static_cast<std::size_t>(limit_ - cursor_) < n) grow(n);
+        return cursor_;
+    }
+    void advance(char* to) noexcept { cursor_ = to; }
+
+    void put(char c) {
+        *room(1) = c;
+        ++cursor_;
+    }
+    void put(std::string_view s) {
+        char* at = room(s.size());
+        std::memcpy(at, s.data(), s.size());
+        cursor_ = at + s.size();
+    }
 
     /// Appends `s` quoted and escaped; false when it is not valid UTF-8.
     bool write_string(std::string_view s);
@@ -29,9 +54,16 @@ public:
     bool fail(std::string reason);
     bool push_key(std::string_view key);
     bool push_index(std::size_t index);
+    /// The error, with `out` cut back to what it held before this writer.
     json_error take_error();
 
 private:
+    void grow(std::size_t n);
+
+    std::string& out_;
+    char* cursor_;
+    char* limit_;
+    std::size_t start_; // out's size before this writer: growth is in proportion to what it wrote
     std::string reason_;
     std::vector<path_segment> path_;
 };
@@ -51,21 +83,21 @@ char* shortest_text(char* out, float v) noexcept;
 template <class F>
 bool write_float(writer& w, F v) {
     if (!std::isfinite(v)) return w.fail("JSON has no representation for " + std::to_string(v));
-    char buf[shortest_text_room];
     if constexpr (std::is_same_v<F, double> || std::is_same_v<F, float>) {
-        w.out.append(buf, shortest_text(buf, v));
+        w.advance(shortest_text(w.room(shortest_text_room), v));
     } else {
-        auto r = std::to_chars(buf, buf + sizeof buf, v);
-        w.out.append(buf, r.ptr);
+        char buf[64];
+        const auto r = std::to_chars(buf, buf + sizeof buf, v);
+        w.put(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
     }
     return true;
 }
 
 template <class I>
 void write_integer(writer& w, I v) {
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    w.out.append(buf, r.ptr);
+    constexpr std::size_t most_digits = std::numeric_limits<I>::digits10 + 3; // and a sign
+    char* at = w.room(most_digits);
+    w.advance(std::to_chars(at, at + most_digits, v).ptr);
 }
 
 template <class E>
@@ -77,37 +109,37 @@ bool write_enum(writer& w, E v) {
     if (!name)
         return w.fail("enum value " +
                       std::to_string(static_cast<std::underlying_type_t<E>>(v)) + " has no name");
-    w.out += '"';
-    w.out += name; // enumerator names are identifiers: nothing to escape
-    w.out += '"';
+    w.put('"');
+    w.put(name); // enumerator names are identifiers: nothing to escape
+    w.put('"');
     return true;
 }
 
 template <class R>
 bool write_range(writer& w, const R& range) {
-    w.out += '[';
+    w.put('[');
     std::size_t i = 0;
     for (const auto& e : range) {
-        if (i) w.out += ',';
+        if (i) w.put(',');
         if (!write_value(w, static_cast<const typename R::value_type&>(e))) return w.push_index(i);
         ++i;
     }
-    w.out += ']';
+    w.put(']');
     return true;
 }
 
 template <class M>
 bool write_map(writer& w, const M& map) {
-    w.out += '{';
+    w.put('{');
     bool first = true;
     for (const auto& [key, value] : map) {
-        if (!first) w.out += ',';
+        if (!first) w.put(',');
         first = false;
         if (!w.write_string(key)) return false;
-        w.out += ':';
+        w.put(':');
         if (!write_value(w, value)) return w.push_key(key);
     }
-    w.out += '}';
+    w.put('}');
     return true;
 }
 
@@ -131,15 +163,15 @@ struct member_key {
 template <class T>
 bool write_struct(writer& w, const T& obj) {
     using members = reflect::members_of<T>;
-    w.out += '{';
+    w.put('{');
     bool ok = true;
     boost::mp11::mp_for_each<boost::mp11::mp_iota_c<boost::mp11::mp_size<members>::value>>([&](auto I) {
         if (!ok) return;
         using key = member_key<T, I>;
-        w.out.append(key::text.data(), key::text.size());
+        w.put(std::string_view(key::text.data(), key::text.size()));
         if (!write_value(w, obj.*boost::mp11::mp_at_c<members, I>::pointer)) ok = w.push_key(key::name);
     });
-    w.out += '}';
+    w.put('}');
     return ok;
 }
 
@@ -149,7 +181,7 @@ bool write_value(writer& w, const T& v) {
     constexpr mapped_kind kind = reflect::mapped_kind_v<T>;
     static_assert(kind != mapped_kind::unmapped, "forma cannot write this type as JSON");
     if constexpr (kind == mapped_kind::boolean) {
-        w.out += v ? "true" : "false";
+        w.put(v ? std::string_view("true") : std::string_view("false"));
         return true;
     } else if constexpr (kind == mapped_kind::integer) {
         write_integer(w, v);
@@ -159,13 +191,13 @@ bool write_value(writer& w, const T& v) {
     } else if constexpr (kind == mapped_kind::string) {
         return w.write_string(v);
     } else if constexpr (kind == mapped_kind::null) {
-        w.out += "null";
+        w.put("null");
         return true;
     } else if constexpr (kind == mapped_kind::enumeration) {
         return write_enum(w, v);
     } else if constexpr (kind == mapped_kind::nullable) {
         if (!v) {
-            w.out += "null";
+            w.put("null");
             return true;
         }
         return write_value(w, *v);
