@@ -125,13 +125,11 @@ bool reader::unescape_string(const char* start, std::string& buffer, std::size_t
             return true;
         }
         if (c >= 0x80) {
-            const int n = utf8_sequence_length(p, end);
-            if (n == 0) return fail_utf8();
-            char* dst = room(4);
-            if (end - p >= 4) std::memcpy(dst, p, 4); // a fixed size copies inline
-            else std::memcpy(dst, p, static_cast<std::size_t>(n));
-            used += static_cast<std::size_t>(n);
-            p += n;
+            const char* const run = p;
+            if (!skip_utf8_run(p, end)) return fail_utf8();
+            const auto n = static_cast<std::size_t>(p - run);
+            std::memcpy(room(n), run, n);
+            used += n;
             continue;
         }
         if (c < 0x20) return fail_control_character();

@@ -33,17 +33,13 @@ bool writer::write_string(std::string_view s) {
         if (p == end) break;
         const auto c = static_cast<unsigned char>(*p);
         if (c >= 0x80) { // a run of them, as in CJK text, checked and then copied at once
-            const char* const run_start = p;
-            do {
-                const int n = utf8_sequence_length(p, end);
-                if (n == 0) {
-                    cursor_ = o;
-                    return fail("string is not valid UTF-8 (byte " + std::to_string(p - s.data()) + ")");
-                }
-                p += n;
-            } while (p != end && static_cast<unsigned char>(*p) >= 0x80);
-            std::memcpy(o, run_start, static_cast<std::size_t>(p - run_start));
-            o += p - run_start;
+            const char* const run = p;
+            if (!skip_utf8_run(p, end)) {
+                cursor_ = o;
+                return fail("string is not valid UTF-8 (byte " + std::to_string(p - s.data()) + ")");
+            }
+            std::memcpy(o, run, static_cast<std::size_t>(p - run));
+            o += p - run;
             continue;
         }
         cursor_ = o;

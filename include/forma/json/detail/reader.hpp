@@ -71,6 +71,15 @@ inline const char* find_string_special(const char* p, const char* end) noexcept 
     return p;
 }
 
+/** Moves `p`, at a byte >= 0x80 after ASCII (or at the start of a string's text), past the run
+    of non-ASCII text there, checking that it is valid UTF-8: to where a string scan looks next
+    (ASCII, '"', '\\', a control character or `end`). False, with `p` at the sequence that is
+    not valid, when one is not. Out of line, so that the scans that inline it stay small.
+*/
+bool skip_utf8_run(const char*& p, const char* end) noexcept;
+/// Whether skip_utf8_run may use AVX2 (tests turn it off to check the other path).
+extern bool utf8_text_simd_enabled;
+
 /// find_string_special for text followed by at least 15 readable bytes (a padded_text):
 /// short text is scanned 16 bytes at a time too.
 inline const char* find_string_special_padded(const char* p, const char* end) noexcept {
@@ -373,11 +382,7 @@ private:
                 return true;
             }
             if (c >= 0x80) { // a run of them, as in CJK text, without a scan between each two
-                do {
-                    const int n = utf8_sequence_length(p, end);
-                    if (n == 0) return fail_utf8();
-                    p += n;
-                } while (p != end && static_cast<unsigned char>(*p) >= 0x80);
+                if (!skip_utf8_run(p, end)) return fail_utf8();
                 continue;
             }
             if (c == '\\') {
