@@ -66,6 +66,7 @@ bool key_set::insert(std::string_view key) {
 }
 
 const char* reader::skip_blank(const char* q, const char* end) noexcept {
+    if (const char* stop = skip_blank_simd(q, end)) return stop;
 #if defined(__SSE2__)
     // Indented JSON: a line break and its indentation, 16 bytes at a time.
     for (; end - q >= 16; q += 16) {
@@ -76,10 +77,7 @@ const char* reader::skip_blank(const char* q, const char* end) noexcept {
         if (blank != 0xFFFF) return q + __builtin_ctz(~static_cast<unsigned>(blank));
     }
 #endif
-    // One compare rejects every byte above ' '; a bit test does the rest.
-    constexpr std::uint64_t whitespace = (1ull << ' ') | (1ull << '\n') | (1ull << '\r') | (1ull << '\t');
-    while (q != end && static_cast<unsigned char>(*q) <= ' ' && ((whitespace >> static_cast<unsigned char>(*q)) & 1u))
-        ++q;
+    while (q != end && is_blank(*q)) ++q;
     return q;
 }
 

@@ -77,8 +77,18 @@ inline const char* find_string_special(const char* p, const char* end) noexcept 
     not valid, when one is not. Out of line, so that the scans that inline it stay small.
 */
 bool skip_utf8_run(const char*& p, const char* end) noexcept;
-/// Whether skip_utf8_run may use AVX2 (tests turn it off to check the other path).
-extern bool utf8_text_simd_enabled;
+/// JSON white space: one compare rejects every byte above ' ', a bit test does the rest.
+inline bool is_blank(char c) noexcept {
+    constexpr std::uint64_t blanks = (1ull << ' ') | (1ull << '\n') | (1ull << '\r') | (1ull << '\t');
+    return static_cast<unsigned char>(c) <= ' ' && ((blanks >> static_cast<unsigned char>(c)) & 1u);
+}
+
+/// reader::skip_blank 32 bytes at a time where the CPU has AVX2: the first byte from `q` that is
+/// not white space (or `end`); nullptr without AVX2.
+const char* skip_blank_simd(const char* q, const char* end) noexcept;
+
+/// Whether skip_utf8_run and skip_blank_simd may use AVX2 (tests turn it off to check the other path).
+extern bool avx2_scans_enabled;
 
 /// find_string_special for text followed by at least 15 readable bytes (a padded_text):
 /// short text is scanned 16 bytes at a time too.

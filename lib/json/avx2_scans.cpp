@@ -1,23 +1,24 @@
-// Runs of non-ASCII text in a JSON string, validated 32 bytes at a time where the CPU has AVX2
-// (chosen at run time: the build targets baseline x86-64). The algorithm is Keiser and Lemire's
-// ("Validating UTF-8 in less than one instruction per byte", 2021): three table lookups on the
-// nibbles of each byte and of the byte before it name every error two bytes can show, and a
-// saturating subtraction checks the third and fourth bytes of long sequences.
+// The reader's and writer's scans 32 bytes at a time where the CPU has AVX2 (chosen at run time:
+// the build targets baseline x86-64): white space between values, and runs of non-ASCII text in
+// strings, validated with Keiser and Lemire's algorithm ("Validating UTF-8 in less than one
+// instruction per byte", 2021): three table lookups on the nibbles of each byte and of the byte
+// before it name every error two bytes can show, and a saturating subtraction checks the third
+// and fourth bytes of long sequences.
 
 #include <forma/json/detail/reader.hpp>
 
 #include <cstdint>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define FORMA_UTF8_AVX2 1
+#define FORMA_SCANS_AVX2 1
 #include <immintrin.h>
 #endif
 
 namespace forma::json_detail {
 
-bool utf8_text_simd_enabled = true;
+bool avx2_scans_enabled = true;
 
-#if defined(FORMA_UTF8_AVX2)
+#if defined(FORMA_SCANS_AVX2)
 namespace {
 
 #define FORMA_AVX2 __attribute__((target("avx2")))
@@ -116,6 +117,20 @@ FORMA_AVX2 const char* skip_utf8_text_avx2(const char* p, const char* end) noexc
     return p;
 }
 
+// The first byte from q that is not JSON white space, or end.
+FORMA_AVX2 const char* skip_blank_avx2(const char* q, const char* end) noexcept {
+    // A byte is white space when it equals the entry its low nibble picks: ' ' at 0, '\t' at 9,
+    // '\n' at 10, '\r' at 13; 0 elsewhere, which no byte with that low nibble equals.
+    const __m256i blanks = lanes<' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0>();
+    for (; end - q >= 32; q += 32) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+        const auto blank = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(blanks, v), v)));
+        if (blank != 0xFFFFFFFFu) return q + __builtin_ctz(~blank);
+    }
+    while (q != end && is_blank(*q)) ++q;
+    return q;
+}
+
 #undef FORMA_AVX2
 
 const bool has_avx2 = [] {
@@ -126,11 +141,18 @@ const bool has_avx2 = [] {
 } // namespace
 #endif
 
+const char* skip_blank_simd(const char* q, const char* end) noexcept {
+#if defined(FORMA_SCANS_AVX2)
+    if (has_avx2 && avx2_scans_enabled) return skip_blank_avx2(q, end);
+#endif
+    return nullptr;
+}
+
 bool skip_utf8_run(const char*& p, const char* end) noexcept {
-#if defined(FORMA_UTF8_AVX2)
+#if defined(FORMA_SCANS_AVX2)
     // Three- and four-byte characters (CJK, emoji) come in runs, where 32 bytes at a time pay;
     // two-byte ones (é, ü) come one or two at a time, cheaper checked one by one.
-    if (has_avx2 && utf8_text_simd_enabled && static_cast<unsigned char>(*p) >= 0xE0)
+    if (has_avx2 && avx2_scans_enabled && static_cast<unsigned char>(*p) >= 0xE0)
         if (const char* stop = skip_utf8_text_avx2(p, end); stop && stop != p) {
             p = stop;
             return true;

@@ -1,6 +1,7 @@
-// Runs of non-ASCII text are checked 32 bytes at a time with AVX2 where the CPU has it, one
-// sequence at a time otherwise: both paths must give every reader and writer the same answers,
-// and the answers must be UTF-8's (Boost.JSON's parser, which checks UTF-8, is the oracle).
+// White space and runs of non-ASCII text are scanned 32 bytes at a time with AVX2 where the CPU
+// has it, and otherwise 16 or one at a time: both paths must give every reader and writer the
+// same answers, and the answers must be JSON's and UTF-8's (Boost.JSON's parser, which checks
+// UTF-8, is the oracle).
 
 #include <forma/json/from_json.hpp>
 #include <forma/json/to_json.hpp>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <random>
 #include <utility>
+#include <variant>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,15 @@ outcome read_string(const std::string& json) {
     }
 }
 
+template <class T>
+outcome read_as_text(const std::string& json) {
+    try {
+        return {forma::to_json(forma::from_json<T>(json)), {}};
+    } catch (const forma::json_error& e) {
+        return {std::nullopt, e.reason() + " at " + std::to_string(e.offset())};
+    }
+}
+
 outcome write_string(const std::string& bytes) {
     try {
         return {forma::to_json(bytes), {}};
@@ -45,11 +56,11 @@ outcome write_string(const std::string& bytes) {
 template <class F>
 auto both_paths(F f) {
     struct restore {
-        ~restore() { detail::utf8_text_simd_enabled = true; }
+        ~restore() { detail::avx2_scans_enabled = true; }
     } on_exit;
-    detail::utf8_text_simd_enabled = true;
+    detail::avx2_scans_enabled = true;
     auto fast = f();
-    detail::utf8_text_simd_enabled = false;
+    detail::avx2_scans_enabled = false;
     auto one_by_one = f();
     return std::pair(fast, one_by_one);
 }
@@ -72,7 +83,7 @@ const std::vector<std::string> invalid_pieces = {"\xC3", "\xE3\x81", "\xF0\x9F\x
 
 } // namespace
 
-TEST(utf8_text, random_runs_read_and_write_the_same_on_both_paths_and_as_utf8_says) {
+TEST(avx2_scans, random_runs_read_and_write_the_same_on_both_paths_and_as_utf8_says) {
     std::mt19937_64 random(2026);
     int invalid_seen = 0;
     for (int i = 0; i < 20000; ++i) {
@@ -103,7 +114,7 @@ TEST(utf8_text, random_runs_read_and_write_the_same_on_both_paths_and_as_utf8_sa
     EXPECT_GT(invalid_seen, 1000); // both kinds of text were tried
 }
 
-TEST(utf8_text, an_error_at_any_place_of_a_long_run_is_reported_there) {
+TEST(avx2_scans, an_error_at_any_place_of_a_long_run_is_reported_there) {
     std::string run;
     for (int i = 0; i < 30; ++i) run += i % 7 == 6 ? "é" : "日本";
     for (std::size_t at = 0; at <= run.size(); ++at) {
@@ -122,7 +133,7 @@ TEST(utf8_text, an_error_at_any_place_of_a_long_run_is_reported_there) {
     }
 }
 
-TEST(utf8_text, a_run_ends_at_a_quote_backslash_or_control_character_in_any_place_of_a_block) {
+TEST(avx2_scans, a_run_ends_at_a_quote_backslash_or_control_character_in_any_place_of_a_block) {
     for (std::size_t length = 1; length < 80; ++length) {
         std::string run;
         while (run.size() < length) run += "語";
@@ -138,5 +149,29 @@ TEST(utf8_text, a_run_ends_at_a_quote_backslash_or_control_character_in_any_plac
         const auto [fast, one_by_one] = both_paths([&] { return read_string("\"" + run); });
         ASSERT_EQ(fast, one_by_one) << length;
         EXPECT_FALSE(fast.value);
+    }
+}
+
+TEST(avx2_scans, white_space_of_every_length_and_kind_is_skipped_and_nothing_else) {
+    const std::string blanks = " \n\t\r";
+    for (std::size_t length = 0; length < 100; ++length) {
+        std::string run;
+        for (std::size_t i = 0; i < length; ++i) run += blanks[(i * 7 + length) % blanks.size()];
+        const std::string json = "[1," + run + "2" + run + "," + run + "[" + run + "]" + run + "]" + run;
+        const auto [fast, one_by_one] = both_paths([&] { return read_as_text<std::vector<std::variant<int, std::vector<int>>>>(json); });
+        ASSERT_EQ(fast, one_by_one) << length;
+        ASSERT_EQ(fast.value, std::optional<std::string>("[1,2,[]]")) << length << ": " << fast.error;
+        // A byte that looks blank but is not JSON's white space, at each place of the run.
+        for (const char intruder : {'\v', '\f', '\0', '\x1f', '!', '\xA0'}) {
+            for (std::size_t at = 0; at < length; at += 1 + length / 8) {
+                std::string broken = run;
+                broken[at] = intruder;
+                const std::string bad = "[1," + broken + "2]";
+                const auto [bad_fast, bad_one_by_one] = both_paths([&] { return read_as_text<std::vector<int>>(bad); });
+                ASSERT_EQ(bad_fast, bad_one_by_one) << length << " " << at;
+                ASSERT_FALSE(bad_fast.value) << length << " " << at;
+                EXPECT_TRUE(bad_fast.error.ends_with(") at " + std::to_string(3 + at))) << bad_fast.error;
+            }
+        }
     }
 }
