@@ -13,13 +13,14 @@ namespace forma {
 
 agent::~agent() = default;
 
-std::string make_unique_id() {
+std::string make_unique_id(std::string_view prefix) {
     thread_local std::mt19937_64 engine{std::random_device{}()};
     static constexpr char hex[] = "0123456789abcdef";
-    std::string id(32, '0');
+    std::string id(prefix.size() + 32, '0');
+    prefix.copy(id.data(), prefix.size());
     for (int half = 0; half < 2; ++half) {
         std::uint64_t bits = engine();
-        for (int i = 0; i < 16; ++i, bits >>= 4) id[half * 16 + i] = hex[bits & 0xF];
+        for (std::size_t i = 0; i < 16; ++i, bits >>= 4) id[prefix.size() + half * 16 + i] = hex[bits & 0xF];
     }
     return id;
 }

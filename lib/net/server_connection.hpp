@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,6 +82,7 @@ server_request request_head(const Message& message, std::string remote_address, 
     const std::size_t question = request.target.find('?');
     request.path = request.target.substr(0, question);
     if (question != std::string::npos) request.query = request.target.substr(question + 1);
+    request.headers.reserve(static_cast<std::size_t>(std::distance(message.begin(), message.end())));
     for (const auto& field : message) request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
     request.remote_address = std::move(remote_address);
     request.local_address = std::move(local_address);

@@ -119,13 +119,13 @@ struct openai_endpoints::state {
             co_await writer.send(failed_run(failure));
             co_return;
         }
-        co_await writer.send(json_reply(200, detail::chat_completion(answer, "chatcmpl-" + make_unique_id(), options.model, unix_now())));
+        co_await writer.send(json_reply(200, detail::chat_completion(answer, make_unique_id("chatcmpl-"), options.model, unix_now())));
     }
 
     asio::awaitable<void> stream_chat_completion(net::response_writer& writer, detail::run_request run) {
         net::http_reply head{.status = 200, .content_type = "text/event-stream", .headers = {{"Cache-Control", "no-cache"}}};
         co_await writer.start(std::move(head));
-        const detail::chat_chunks chunks("chatcmpl-" + make_unique_id(), options.model, unix_now());
+        const detail::chat_chunks chunks(make_unique_id("chatcmpl-"), options.model, unix_now());
         auto send = [&](std::string chunk) -> asio::awaitable<void> { co_await writer.write(net::format_sse_event(chunk)); };
         co_await send(chunks.chunk(R"({"role":"assistant","content":""})"));
         agent_response_builder answer;
@@ -229,7 +229,7 @@ struct openai_endpoints::state {
         } else {
             context_id = make_unique_id();
         }
-        agent_task task{.id = "resp_" + make_unique_id(), .context_id = context_id, .owner = owner, .input = run.input};
+        agent_task task{.id = make_unique_id("resp_"), .context_id = context_id, .owner = owner, .input = run.input};
         task.properties = detail::response_base(task.id, options.model, unix_now(), *body);
         co_await core.tasks()->create(task);
         core.start(task, std::move(run.input), std::move(run.options));

@@ -286,3 +286,15 @@ TEST_F(agent_core, scripted_client_forgets_requests_but_keeps_counting_calls) {
     }
     EXPECT_EQ(client.requests().size(), 1u);
 }
+
+TEST(unique_id, is_32_hex_digits_after_its_prefix_and_new_each_time) {
+    const std::string plain = forma::make_unique_id();
+    const std::string prefixed = forma::make_unique_id("chatcmpl-");
+    EXPECT_EQ(plain.size(), 32u);
+    ASSERT_EQ(prefixed.size(), 9u + 32u);
+    EXPECT_EQ(prefixed.substr(0, 9), "chatcmpl-");
+    EXPECT_EQ(prefixed.find_first_not_of("0123456789abcdef", 9), std::string::npos);
+    EXPECT_EQ(plain.find_first_not_of("0123456789abcdef"), std::string::npos);
+    EXPECT_NE(prefixed.substr(9), plain);
+    EXPECT_NE(forma::make_unique_id("chatcmpl-"), prefixed);
+}

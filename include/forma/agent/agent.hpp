@@ -160,7 +160,7 @@ private:
     }
 };
 
-/// A random identifier (32 hex digits) for agents and sessions.
-std::string make_unique_id();
+/// A random identifier (32 hex digits) for agents and sessions, after `prefix` ("resp_").
+std::string make_unique_id(std::string_view prefix = {});
 
 } // namespace forma
