@@ -30,8 +30,8 @@ constexpr std::uint8_t overlong_3 = 1 << 2;  // E0 80..9F
 constexpr std::uint8_t too_large = 1 << 3;   // F4 90..BF, F5..FF
 constexpr std::uint8_t surrogate = 1 << 4;   // ED A0..BF
 constexpr std::uint8_t overlong_2 = 1 << 5;  // C0, C1
-constexpr std::uint8_t too_large_1000 = 1 << 6;
-constexpr std::uint8_t overlong_4 = 1 << 6;  // F0 80..8F
+constexpr std::uint8_t too_large_1000 = 1 << 6; // F5..FF 80..8F, whose second byte's entry
+constexpr std::uint8_t overlong_4 = 1 << 6;     // F0 80..8F shares: the first byte's tells them apart
 constexpr std::uint8_t two_continuations = 1 << 7;
 constexpr std::uint8_t carry = too_short | too_long | two_continuations; // the first byte's high nibble decides
 

@@ -77,6 +77,7 @@ inline const char* find_string_special(const char* p, const char* end) noexcept 
     not valid, when one is not. Out of line, so that the scans that inline it stay small.
 */
 bool skip_utf8_run(const char*& p, const char* end) noexcept;
+
 /// JSON white space: one compare rejects every byte above ' ', a bit test does the rest.
 inline bool is_blank(char c) noexcept {
     constexpr std::uint64_t blanks = (1ull << ' ') | (1ull << '\n') | (1ull << '\r') | (1ull << '\t');
