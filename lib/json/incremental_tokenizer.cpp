@@ -10,7 +10,6 @@ namespace forma::json_detail {
 
 namespace {
 
-bool is_whitespace(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 bool is_digit(char c) noexcept { return static_cast<unsigned>(c - '0') <= 9; }
 bool is_number_char(char c) noexcept {
     return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
@@ -280,7 +279,7 @@ bool incremental_tokenizer::feed(std::string_view piece) {
         switch (state_) {
         case state::failed: return false;
         case state::done:
-            if (!is_whitespace(c)) return fail("unexpected characters after the JSON value");
+            if (!is_blank(c)) return fail("unexpected characters after the JSON value");
             ++p;
             break;
         case state::string: {
@@ -329,7 +328,7 @@ bool incremental_tokenizer::feed(std::string_view piece) {
             }
             break;
         default:
-            if (is_whitespace(c)) {
+            if (is_blank(c)) {
                 ++p;
                 break;
             }

@@ -34,10 +34,7 @@ bool writer::write_string(std::string_view s) {
         const auto c = static_cast<unsigned char>(*p);
         if (c >= 0x80) { // a run of them, as in CJK text, checked and then copied at once
             const char* const run = p;
-            if (!skip_utf8_run(p, end)) {
-                cursor_ = o;
-                return fail("string is not valid UTF-8 (byte " + std::to_string(p - s.data()) + ")");
-            }
+            if (!skip_utf8_run(p, end)) return fail("string is not valid UTF-8 (byte " + std::to_string(p - s.data()) + ")");
             std::memcpy(o, run, static_cast<std::size_t>(p - run));
             o += p - run;
             continue;
