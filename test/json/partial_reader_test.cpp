@@ -173,6 +173,19 @@ TEST(partial_reader, strings_not_kept_as_text_split_anywhere) {
         R"( "moods": ["calm", "excited"], "more": ["x\ny", {"z": "w"}]})");
 }
 
+// Long runs of three- and four-byte characters and of indentation, which from_json scans 32 bytes
+// at a time where the CPU has AVX2: the partial reader, split anywhere, gives the same value.
+TEST(partial_reader, long_cjk_runs_and_deep_indentation_split_anywhere) {
+    std::string json = person_json;
+    const std::string cjk = "日本語のテキストが三十二バイトを超えて続く文字列😀😀改行の後も日本語が続きます";
+    json.replace(json.find("日本"), std::string("日本").size(), cjk);
+    for (std::size_t at = json.find("\n "); at != std::string::npos; at = json.find("\n ", at + 41))
+        json.replace(at, 2, "\n" + std::string(40, ' '));
+    ASSERT_NE(json.find(cjk), std::string::npos);
+    ASSERT_NE(json.find(std::string(40, ' ')), std::string::npos);
+    check_every_prefix_grows_to_from_json<person>(json);
+}
+
 TEST(partial_reader, arrays_of_objects_and_wrapped_roots) {
     const std::string places = R"({"data": [{"city": "Oslo", "zip": "0150"}, {"city": "Å\\u00e5"}, {"city": ""}]})";
     check_every_prefix_grows_to_from_json<std::vector<address>>(places, true);
