@@ -125,13 +125,13 @@ bool partial_builder::end_string(std::size_t end) {
     return true;
 }
 
-bool partial_builder::number(std::string_view text, std::size_t begin, std::size_t end) {
+bool partial_builder::number(const scanned_number& number, std::size_t begin, std::size_t end) {
     if (passing_through()) return true;
     const slot target = target_of_new_value(false);
     if (!target) return true;
     if (target.ops->kind == slot_kind::whole)
         return target.ops->whole(target.node, document_.view().substr(begin, end - begin));
-    return target.ops->kind == slot_kind::number && target.ops->number(target.node, text);
+    return target.ops->kind == slot_kind::number && target.ops->number(target.node, number);
 }
 
 bool partial_builder::literal(char literal, std::size_t begin, std::size_t end) {

@@ -8,6 +8,7 @@
 #include <boost/describe.hpp>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -73,6 +74,19 @@ struct ticket {
     friend bool operator==(const ticket&, const ticket&) = default;
 };
 BOOST_DESCRIBE_STRUCT(ticket, (), (code, level))
+
+struct measures {
+    std::int8_t tiny = 0;
+    std::uint8_t small = 0;
+    int plain = 0;
+    std::uint32_t votes = 0;
+    std::int64_t big = 0;
+    std::uint64_t huge = 0;
+    float ratio = 0;
+    double exact = 0;
+    friend bool operator==(const measures&, const measures&) = default;
+};
+BOOST_DESCRIBE_STRUCT(measures, (), (tiny, small, plain, votes, big, huge, ratio, exact))
 FORMA_DESCRIBE_FIELDS(ticket, (code, .pattern = "^[A-Z]{3}-[0-9]{2}$"), (level, .minimum = 10));
 
 } // namespace partial_test
@@ -213,6 +227,42 @@ TEST(partial_reader, strings_show_as_they_stream_numbers_only_when_whole) {
     EXPECT_EQ(tags[1].value(), "b");
     EXPECT_FALSE(tags.complete());
     EXPECT_FALSE(reader.get().to_value().has_value());
+}
+
+// The partial reads a number from the tokenizer's one scan of it (its grammar checked there):
+// every kind of number, in every member type, cut at every place, gives from_json's value or
+// from_json's error.
+TEST(partial_reader, numbers_of_every_form_give_from_jsons_value_or_error) {
+    const char* const members[] = {"tiny", "small", "plain", "votes", "big", "huge", "ratio", "exact"};
+    const char* const numbers[] = {
+        "0", "-0", "7", "-7", "127", "128", "-128", "-129", "255", "256", "2147483647", "2147483648", "-2147483649",
+        "4294967295", "4294967296", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+        "-9223372036854775809", "18446744073709551615", "18446744073709551616", "0000", "01", "-01", "00.5",
+        "1234567890123456789012", "2.0", "2.5", "-3.0", "1e2", "1E+2", "1e-2", "2.50e1", "0.1", "-0.0", "1.7976931348623157e308",
+        "1e309", "-1e400", "4.9e-324", "1e-400", "3.4028235e38", "3.5e38", "1.", ".5", "-", "1e", "1e+", "+1", "1.2.3", "1-2",
+        "0x10", "12345678901234567.25", "0.30000000000000004"};
+    for (const char* member : members) {
+        for (const char* number : numbers) {
+            std::string json = R"({"tiny": 1, "small": 1, "plain": 1, "votes": 1, "big": 1, "huge": 1, "ratio": 1, "exact": 1})";
+            const std::string key = std::string("\"") + member + "\": 1";
+            json.replace(json.find(key), key.size(), std::string("\"") + member + "\": " + number);
+            const auto expected = forma::try_from_json<measures>(json);
+            for (std::size_t split = 0; split <= json.size(); ++split) {
+                partial_reader<measures> reader;
+                reader.feed(std::string_view(json).substr(0, split));
+                reader.feed(std::string_view(json).substr(split));
+                const auto got = reader.finish();
+                ASSERT_EQ(got.has_value(), expected.has_value()) << json << " split at " << split;
+                if (expected) {
+                    EXPECT_EQ(*got, *expected) << json << " split at " << split;
+                    EXPECT_EQ(reader.get().to_value(), *expected) << json << " split at " << split;
+                } else {
+                    EXPECT_STREQ(got.error().what(), expected.error().what()) << json << " split at " << split;
+                    EXPECT_EQ(got.error().path(), expected.error().path()) << json << " split at " << split;
+                }
+            }
+        }
+    }
 }
 
 TEST(partial_reader, a_long_string_grows_piece_by_piece) {

@@ -90,7 +90,4 @@ private:
     std::size_t literal_matched_ = 0;
 };
 
-/// Whether `text` is a number by JSON's grammar.
-bool is_json_number(std::string_view text) noexcept;
-
 } // namespace forma::json_detail

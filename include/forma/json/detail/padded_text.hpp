@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string_view>
 
 namespace forma::json_detail {
@@ -28,18 +30,22 @@ public:
     std::string_view view() const noexcept { return {bytes_.get(), size_}; }
 
 private:
-    // Doubles, as a vector would, but without zeroing the new bytes: a stream appends
-    // many short pieces.
+    // Doubles, as a vector would, but without zeroing the new bytes (a stream appends many
+    // short pieces), and by realloc: a long answer's text is moved by the kernel, not copied.
     void grow(std::size_t more) {
         const std::size_t capacity =
             std::max({capacity_ * 2, size_ + more + padding, std::size_t{256}});
-        auto bytes = std::make_unique_for_overwrite<char[]>(capacity);
-        if (size_ != 0) std::memcpy(bytes.get(), bytes_.get(), size_);
-        bytes_ = std::move(bytes);
+        void* const bytes = std::realloc(bytes_.get(), capacity);
+        if (!bytes) throw std::bad_alloc();
+        (void)bytes_.release();
+        bytes_.reset(static_cast<char*>(bytes));
         capacity_ = capacity;
     }
 
-    std::unique_ptr<char[]> bytes_;
+    struct free_bytes {
+        void operator()(char* bytes) const noexcept { std::free(bytes); }
+    };
+    std::unique_ptr<char, free_bytes> bytes_;
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;
 };

@@ -36,8 +36,8 @@ public:
     bool begin_string(std::size_t begin, std::string*& text);
     /// The string value's closing quote, ending at `end`.
     bool end_string(std::size_t end);
-    /// A whole number, checked against the JSON grammar.
-    bool number(std::string_view text, std::size_t begin, std::size_t end);
+    /// A whole number, scanned by the JSON grammar, from `begin` to `end`.
+    bool number(const scanned_number& number, std::size_t begin, std::size_t end);
     /// true, false or null: `literal` is 't', 'f' or 'n'.
     bool literal(char literal, std::size_t begin, std::size_t end);
 

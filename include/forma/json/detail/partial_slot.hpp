@@ -11,6 +11,7 @@ namespace forma::json_detail {
 struct partial_access;
 
 struct slot_ops;
+struct scanned_number;
 
 /// Where the next value goes in a partial tree: a node and what it accepts. Empty: skip.
 struct slot {
@@ -40,7 +41,8 @@ struct slot_ops {
     std::string* (*text)(void* node);
     /// enumeration: the whole name.
     bool (*enumerator)(void* node, std::string_view name);
-    bool (*number)(void* node, std::string_view text);
+    /// number: the number, scanned by JSON's grammar.
+    bool (*number)(void* node, const scanned_number& number);
     bool (*boolean)(void* node, bool value);
     /// whole: the value's complete JSON text.
     bool (*whole)(void* node, std::string_view json);

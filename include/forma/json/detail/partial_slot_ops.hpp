@@ -7,7 +7,6 @@
 
 #include <boost/describe/enumerators.hpp>
 
-#include <charconv>
 
 namespace forma::json_detail {
 
@@ -95,22 +94,14 @@ struct partial_access {
     }
 
     template <class X>
-    static bool number(void* node, std::string_view text) {
-        if constexpr (std::is_floating_point_v<X>) { // as from_json reads one (the tokenizer checked the text)
-            reader scan(text, {});
-            scanned_number number;
-            if (X value; scan.scan_number(number) && scan.at_end() && to_floating(number, value)) {
-                self<X>(node).value_ = value;
-                return true;
-            }
+    static bool number(void* node, const scanned_number& number) {
+        X value{}; // as from_json reads one
+        if constexpr (std::is_floating_point_v<X>) {
+            if (to_floating(number, value)) return self<X>(node).value_ = value, true;
+        } else if (number.integral && number.digits <= 19) { // most integers: digits that fit
+            if (integer_in_range(number.negative, number.significand, value)) return self<X>(node).value_ = value, true;
         }
-        X plain{}; // most numbers: digits that fit, read directly
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), plain);
-        if (ec == std::errc() && end == text.data() + text.size()) {
-            self<X>(node).value_ = plain;
-            return true;
-        }
-        auto r = try_from_json<X>(text); // 2.0 as an integer, out of range, underflow: as from_json says
+        auto r = try_from_json<X>(number.text); // 2.0 as an integer, out of range, underflow: as from_json says
         if (!r) return false;
         self<X>(node).value_ = *r;
         return true;

@@ -195,6 +195,55 @@ struct scanned_number {
     bool integral = true;
 };
 
+enum class number_syntax { valid, malformed, leading_zero };
+
+/** Reads the JSON number that starts at `start` (and ends before `end`, or at the first byte
+    that cannot go on) by JSON's grammar, and gathers its value on the way: one pass over its
+    digits. The one check of the number grammar, for the reader and the streaming tokenizer.
+*/
+[[gnu::always_inline]] inline number_syntax scan_number(const char* start, const char* end, scanned_number& number) noexcept {
+    const char* q = start;
+    auto digit = [](char c) { return static_cast<unsigned>(c - '0') <= 9; };
+    number.negative = q != end && *q == '-';
+    q += number.negative;
+    if (q == end || !digit(*q)) return number_syntax::malformed;
+    const char* const first_digit = q;
+    std::uint64_t significand = 0;
+    if (*q == '0') {
+        ++q;
+        if (q != end && digit(*q)) return number_syntax::leading_zero;
+    } else {
+        // Integer parts here are usually short (coordinates, prices; an integer member is
+        // read by read_integer): one digit at a time measured cheapest.
+        for (; q != end && digit(*q); ++q) significand = significand * 10 + static_cast<unsigned>(*q - '0');
+    }
+    number.digits = q - first_digit;
+    number.exponent = 0;
+    number.integral = true;
+    if (q != end && *q == '.') {
+        number.integral = false;
+        const char* const fraction = ++q;
+        q = accumulate_digits(q, end, significand);
+        if (q == fraction) return number_syntax::malformed;
+        number.exponent = fraction - q;
+        number.digits += q - fraction;
+    }
+    if (q != end && (*q == 'e' || *q == 'E')) {
+        number.integral = false;
+        ++q;
+        bool negative_exponent = false;
+        if (q != end && (*q == '+' || *q == '-')) negative_exponent = *q++ == '-';
+        if (q == end || !digit(*q)) return number_syntax::malformed;
+        std::int64_t written = 0;
+        for (; q != end && digit(*q); ++q)
+            if (written < 100000000) written = written * 10 + (*q - '0'); // far past any double's range
+        number.exponent += negative_exponent ? -written : written;
+    }
+    number.significand = significand;
+    number.text = std::string_view(start, static_cast<std::size_t>(q - start));
+    return number_syntax::valid;
+}
+
 /** The state of one from_json call: input cursor, limits, and the error being built.
 
     Reading functions return false on error after recording the reason; each
@@ -265,48 +314,11 @@ public:
         over its digits.
     */
     bool scan_number(scanned_number& number) {
-        const char* const start = p;
-        const char* q = p; // a local cursor, as in skip_whitespace
-        auto digit = [](char c) { return static_cast<unsigned>(c - '0') <= 9; };
-        number.negative = q != end && *q == '-';
-        q += number.negative;
-        if (q == end || !digit(*q)) return fail_number(start);
-        const char* const first_digit = q;
-        std::uint64_t significand = 0;
-        if (*q == '0') {
-            ++q;
-            if (q != end && digit(*q)) return fail_leading_zero(start);
-        } else {
-            // Integer parts here are usually short (coordinates, prices; an integer member is
-            // read by read_integer): one digit at a time measured cheapest.
-            for (; q != end && digit(*q); ++q) significand = significand * 10 + static_cast<unsigned>(*q - '0');
+        switch (json_detail::scan_number(p, end, number)) {
+        case number_syntax::valid: p = number.text.data() + number.text.size(); return true;
+        case number_syntax::leading_zero: return fail_leading_zero(p);
+        default: return fail_number(p);
         }
-        number.digits = q - first_digit;
-        number.exponent = 0;
-        number.integral = true;
-        if (q != end && *q == '.') {
-            number.integral = false;
-            const char* const fraction = ++q;
-            q = accumulate_digits(q, end, significand);
-            if (q == fraction) return fail_number(start);
-            number.exponent = fraction - q;
-            number.digits += q - fraction;
-        }
-        if (q != end && (*q == 'e' || *q == 'E')) {
-            number.integral = false;
-            ++q;
-            bool negative_exponent = false;
-            if (q != end && (*q == '+' || *q == '-')) negative_exponent = *q++ == '-';
-            if (q == end || !digit(*q)) return fail_number(start);
-            std::int64_t written = 0;
-            for (; q != end && digit(*q); ++q)
-                if (written < 100000000) written = written * 10 + (*q - '0'); // far past any double's range
-            number.exponent += negative_exponent ? -written : written;
-        }
-        number.significand = significand;
-        number.text = std::string_view(start, static_cast<std::size_t>(q - start));
-        p = q;
-        return true;
     }
 
     /// Skips one value of any kind, checking it fully (grammar, UTF-8, depth, duplicates).

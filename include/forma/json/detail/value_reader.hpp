@@ -183,6 +183,24 @@ bool read_float(reader& r, F& out) {
 bool read_integral_number(reader& r, std::string_view type_name, bool& negative,
                           std::uint64_t& magnitude);
 
+/// The integer I of sign `negative` and magnitude `magnitude` into `out`; false when I cannot hold it.
+template <class I>
+[[gnu::always_inline]] inline bool integer_in_range(bool negative, std::uint64_t magnitude, I& out) noexcept {
+    constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<I>::max());
+    if constexpr (std::is_signed_v<I>) {
+        if (negative) {
+            if (magnitude > max + 1) return false;
+            out = static_cast<I>(-static_cast<std::int64_t>(magnitude - 1) - 1);
+            return true;
+        }
+    } else {
+        if (negative && magnitude != 0) return false;
+    }
+    if (magnitude > max) return false;
+    out = static_cast<I>(magnitude);
+    return true;
+}
+
 template <class I>
 bool read_integer(reader& r, I& out) {
     const char* start = r.p;
@@ -202,20 +220,7 @@ bool read_integer(reader& r, I& out) {
         if (!read_integral_number(r, integer_name<I>(), neg, v))
             return false;
     }
-    constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<I>::max());
-    if constexpr (std::is_signed_v<I>) {
-        if (neg) {
-            if (v > max + 1) goto out_of_range;
-            out = static_cast<I>(-static_cast<std::int64_t>(v - 1) - 1);
-            return true;
-        }
-    } else {
-        if (neg && v != 0) goto out_of_range;
-    }
-    if (v > max) goto out_of_range;
-    out = static_cast<I>(v);
-    return true;
-out_of_range:
+    if (integer_in_range(neg, v, out)) return true;
     const std::string text(start, r.p);
     r.p = start;
     return r.fail(text + " does not fit in " + std::string(integer_name<I>()));
