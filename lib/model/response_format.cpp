@@ -73,7 +73,9 @@ response_format response_format::json_schema(std::string name, boost::json::obje
     check_name(name);
     response_format format(response_format_kind::json_schema);
     format.name_ = std::move(name);
-    format.schema_ = std::make_shared<const boost::json::object>(std::move(schema));
+    // In memory of its own (the default resource): a schema made in a caller's arena, such as
+    // a request body's, is copied out, since the format outlives it.
+    format.schema_ = std::make_shared<const boost::json::object>(std::move(schema), boost::json::storage_ptr());
     format.description_ = std::move(description);
     format.strict_ = strict;
     return format;

@@ -10,10 +10,12 @@
 #include "openai_request.hpp"
 #include "openai_shapes.hpp"
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <charconv>
+#include <cstddef>
 #include <variant>
 
 namespace forma::serving {
@@ -73,13 +75,13 @@ struct openai_endpoints::state {
     openai_endpoints_options options;
     served_agent core;
 
-    // The body as a JSON object, or the error reply to send.
-    static std::variant<json::object, net::http_reply> body_of(const net::server_request& request) {
+    // The body as a JSON object, or the error reply to send. Its tree is made in `storage`.
+    static std::variant<json::object, net::http_reply> body_of(const net::server_request& request, json::storage_ptr storage = {}) {
         const std::string* type = request.header("Content-Type");
         if (!type || !net::detail::has_media_type(*type, net::detail::json_media_type))
             return openai_error_shape(415, "the body must be JSON (Content-Type: application/json)");
         boost::system::error_code ec;
-        json::value body = json::parse(request.body, ec);
+        json::value body = json::parse(request.body, ec, std::move(storage));
         if (ec || !body.is_object()) {
             const std::string why = ec ? "the body is not JSON: " + ec.message() : std::string("the body must be a JSON object");
             return json_reply(400, error_body(why, "invalid_request_error"));
@@ -94,7 +96,11 @@ struct openai_endpoints::state {
     // Read at once, then answered by one coroutine (whole or streamed): each coroutine frame
     // on a request's way costs an allocation.
     asio::awaitable<void> chat_completions(net::server_request& request, net::response_writer& writer) {
-        std::variant<json::object, net::http_reply> body = body_of(request);
+        // The body's tree lives while it is read, in a buffer on this function's stack (a longer
+        // body's in blocks freed together): read_chat_request copies out what the run keeps.
+        alignas(std::max_align_t) unsigned char buffer[2048];
+        json::monotonic_resource arena(buffer, sizeof buffer);
+        std::variant<json::object, net::http_reply> body = body_of(request, &arena);
         if (auto* refused = std::get_if<net::http_reply>(&body)) return send(writer, std::move(*refused));
         detail::run_request run;
         try {

@@ -1,6 +1,8 @@
 #include "test_support.hpp"
 
 #include <boost/describe/class.hpp>
+#include <boost/json/monotonic_resource.hpp>
+#include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -40,6 +42,21 @@ TEST(model_response_format, json_schema_from_an_object_is_kept_unchanged) {
     EXPECT_EQ(f.description(), "Some numbers");
     EXPECT_EQ(f.strict(), false);
     EXPECT_EQ(response_format::json_schema("n", schema).strict(), std::nullopt);
+}
+
+// A schema read from a request body may be made in the body's arena, which is gone once the
+// request is read (forma's OpenAI endpoints): the format keeps a copy in memory of its own.
+TEST(model_response_format, json_schema_made_in_an_arena_outlives_it) {
+    const std::string text = R"({"type":"object","properties":{"note":{"type":"string","description":")" +
+                             std::string(3000, 'x') + R"("}}})";
+    std::optional<response_format> format;
+    {
+        boost::json::monotonic_resource arena;
+        boost::json::value schema = boost::json::parse(text, &arena);
+        format = response_format::json_schema("noted", std::move(schema.as_object()));
+    } // the arena's blocks are freed here: a format pointing into them reads freed memory (ASan)
+    EXPECT_EQ(format->schema(), boost::json::parse(text).as_object());
+    EXPECT_EQ(format->schema().storage().get(), boost::json::storage_ptr().get()); // the default resource
 }
 
 TEST(model_response_format, json_schema_from_text_is_parsed) {

@@ -2,6 +2,8 @@
 // Responses: whole, streamed, typed, background, canceled, resumed) and by raw requests; the
 // shapes it writes checked against OpenAI's definitions (../shared/openai/validate.py).
 #include <forma/agent/chat_client_agent.hpp>
+#include <forma/chat/update_stream.hpp>
+#include <forma/model/agent_response_builder.hpp>
 #include <forma/openai.hpp>
 #include <forma/serving/openai_endpoints.hpp>
 
@@ -14,9 +16,11 @@
 
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include <unistd.h>
@@ -157,6 +161,65 @@ TEST(OpenaiEndpoints, WritesShapesOpenAiDefines) {
     EXPECT_TRUE(valid_as("Response", responses, report)) << report;
     EXPECT_TRUE(valid_as("ResponseStreamEvent", events, report)) << report;
     EXPECT_GE(events.size(), 10u);
+}
+
+// An agent that keeps each run's response format and input text, and answers "kept".
+class format_keeping_agent final : public forma::agent {
+public:
+    explicit format_keeping_agent(asio::any_io_executor executor) : executor_(std::move(executor)) {}
+    executor_type get_executor() const override { return executor_; }
+    std::string_view id() const noexcept override { return "format-keeping"; }
+    std::string_view name() const noexcept override { return "format-keeping"; }
+    std::string_view description() const noexcept override { return ""; }
+
+    std::vector<std::optional<forma::response_format>> formats;
+    std::vector<std::string> inputs;
+
+protected:
+    asio::awaitable<forma::agent_response<>> run_core(forma::agent_run run) override { co_return forma::to_agent_response(keep(run)); }
+    forma::update_stream run_streaming_core(forma::agent_run run) override { return forma::make_update_stream(executor_, keep(run)); }
+
+private:
+    std::vector<forma::agent_response_update> keep(const forma::agent_run& run) {
+        formats.push_back(run.options.response_format);
+        inputs.push_back(run.messages.empty() ? std::string() : run.messages.back().text());
+        return {forma::agent_response_update(forma::chat_role::assistant(), "kept")};
+    }
+    asio::any_io_executor executor_;
+};
+
+// A chat completion's body is read in an arena that is gone before its run: the run's format and
+// input are its own copies (larger than the arena's first buffer, so that ASan sees any read of it).
+TEST(OpenaiEndpoints, ARunKeepsItsFormatAndInputPastTheRequestsBody) {
+    asio::io_context io;
+    format_keeping_agent served(io.get_executor());
+    forma::serving::openai_endpoints endpoints(served);
+    json::object properties;
+    for (int i = 0; i < 60; ++i) properties["field_" + std::to_string(i)] = {{"type", "string"}, {"description", std::string(40, 'a' + i % 26)}};
+    const json::object schema{{"type", "object"}, {"properties", properties}};
+    const std::string input(5000, 'q');
+    const std::string body = json::serialize(json::object{
+        {"model", "m"},
+        {"messages", json::array{json::object{{"role", "user"}, {"content", input}}}},
+        {"response_format", {{"type", "json_schema"}, {"json_schema", {{"name", "wide"}, {"schema", schema}}}}}});
+    std::vector<unsigned> statuses;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, endpoints.routes());
+        for (const bool stream : {false, true}) {
+            json::object sent = json::parse(body).as_object();
+            sent["stream"] = stream;
+            statuses.push_back((co_await raw_http::posted(s.port(), "/v1/chat/completions", json::serialize(sent))).result_int());
+        }
+        co_await s.finish();
+    }());
+    EXPECT_EQ(statuses, (std::vector<unsigned>{200, 200}));
+    ASSERT_EQ(served.formats.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        ASSERT_TRUE(served.formats[i].has_value());
+        EXPECT_EQ(served.formats[i]->name(), "wide");
+        EXPECT_EQ(served.formats[i]->schema(), schema);
+        EXPECT_EQ(served.inputs[i], input);
+    }
 }
 
 // An approval request is a tool call to the caller, answered by a tool result {"approved": bool}:

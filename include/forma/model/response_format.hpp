@@ -46,6 +46,8 @@ public:
         @param strict asks the provider to enforce the schema exactly (OpenAI's
                strict mode, which accepts a subset of JSON Schema); null leaves
                it to the provider.
+        The format keeps `schema` in memory of its own (Boost.JSON's default resource),
+        whatever resource the object given was made with.
         @throws schema_error if `name` is not a valid name.
     */
     static response_format json_schema(std::string name, boost::json::object schema,
