@@ -7,7 +7,6 @@
 
 #include <boost/describe/enumerators.hpp>
 
-
 namespace forma::json_detail {
 
 struct partial_access {
