@@ -31,7 +31,8 @@ public:
 
 private:
     // Doubles, as a vector would, but without zeroing the new bytes (a stream appends many
-    // short pieces), and by realloc: a long answer's text is moved by the kernel, not copied.
+    // short pieces), and by realloc: a block is extended in place where it can be, and a
+    // large one is moved by remapping its pages, not by copying them.
     void grow(std::size_t more) {
         const std::size_t capacity =
             std::max({capacity_ * 2, size_ + more + padding, std::size_t{256}});
