@@ -145,7 +145,7 @@ const char* skip_blank_simd(const char* q, const char* end) noexcept {
 #if defined(FORMA_SCANS_AVX2)
     if (has_avx2 && avx2_scans_enabled) return skip_blank_avx2(q, end);
 #endif
-    return nullptr;
+    return skip_blank_sse2(q, end);
 }
 
 bool skip_utf8_run(const char*& p, const char* end) noexcept {

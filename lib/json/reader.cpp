@@ -65,8 +65,7 @@ bool key_set::insert(std::string_view key) {
     return large_.emplace(key).second;
 }
 
-const char* reader::skip_blank(const char* q, const char* end) noexcept {
-    if (const char* stop = skip_blank_simd(q, end)) return stop;
+const char* skip_blank_sse2(const char* q, const char* end) noexcept {
 #if defined(__SSE2__)
     // Indented JSON: a line break and its indentation, 16 bytes at a time.
     for (; end - q >= 16; q += 16) {
@@ -79,6 +78,16 @@ const char* reader::skip_blank(const char* q, const char* end) noexcept {
 #endif
     while (q != end && is_blank(*q)) ++q;
     return q;
+}
+
+void reader::skip_new_indentation(std::size_t level) noexcept {
+    const char* const q = skip_blank(p, end);
+    if (level < std::size(indentation_)) {
+        const auto n = static_cast<std::size_t>(q - p);
+        const bool line = n != 0 && n < 32 && *p == '\n' && std::all_of(p + 1, q, [](char c) { return c == ' '; });
+        indentation_[level] = static_cast<std::uint8_t>(line ? n : 0);
+    }
+    p = q;
 }
 
 bool reader::unescape_string(const char* start, std::string& buffer, std::size_t& length) {

@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace test_types;
 
@@ -25,6 +29,15 @@ struct order {
     unit units = unit::c;
 };
 BOOST_DESCRIBE_STRUCT(order, (), (items, ship_to, count, units))
+
+struct contact {
+    std::string name;
+    int age = 0;
+    std::string email;
+    std::optional<std::string> nickname;
+    bool operator==(const contact&) const = default;
+};
+BOOST_DESCRIBE_STRUCT(contact, (), (name, age, email, nickname))
 
 struct nested {
     std::vector<nested> inner;
@@ -248,6 +261,45 @@ TEST(from_json_errors, member_names_are_the_same_however_they_are_written) {
     const auto limited = error_of<person>(R"({"name":"A","age":1})", {.max_string_length = 3});
     EXPECT_EQ(limited.reason(), "a string is longer than the limit of 3 bytes (parse_options::max_string_length)");
     EXPECT_EQ(limited.offset(), 1u);
+}
+
+// Members are read in declaration order by their constant names, and out of it by a lookup: the
+// reader goes back and forth between the two. Every order, with an unknown member anywhere, reads
+// the same, and a member given twice is an error wherever the second one stands.
+TEST(from_json_errors, members_in_any_order_read_the_same_and_a_second_one_is_found) {
+    using member_list = std::vector<std::pair<std::string, std::string>>;
+    const member_list members = {{"name", R"("Alice")"}, {"age", "30"}, {"email", R"("a@example.com")"}, {"nickname", R"("Al")"}};
+    const contact expected{"Alice", 30, "a@example.com", "Al"};
+    auto object = [](const member_list& list) {
+        std::string json = "{";
+        for (const auto& [name, value] : list) json += (json.size() > 1 ? ",\"" : "\"") + name + "\":" + value;
+        return json + "}";
+    };
+    std::vector<std::size_t> order = {0, 1, 2, 3};
+    int reads = 0;
+    do {
+        member_list list;
+        for (const std::size_t i : order) list.push_back(members[i]);
+        std::vector<member_list> variants = {list};
+        for (std::size_t at = 0; at <= list.size(); ++at) {
+            variants.push_back(list);
+            variants.back().insert(variants.back().begin() + static_cast<std::ptrdiff_t>(at), {"extra", "[1,{}]"});
+        }
+        for (const member_list& variant : variants) {
+            const auto read = forma::try_from_json<contact>(object(variant));
+            ASSERT_TRUE(read.has_value()) << object(variant) << ": " << read.error().what();
+            EXPECT_EQ(read.value(), expected) << object(variant);
+            ++reads;
+        }
+        for (std::size_t first = 0; first < list.size(); ++first)
+            for (std::size_t at = first + 1; at <= list.size(); ++at) {
+                member_list twice = list;
+                twice.insert(twice.begin() + static_cast<std::ptrdiff_t>(at), list[first]);
+                EXPECT_EQ(error_of<contact>(object(twice)).reason(), "duplicate member \"" + list[first].first + "\"")
+                    << object(twice);
+            }
+    } while (std::next_permutation(order.begin(), order.end()));
+    EXPECT_EQ(reads, 24 * 6);
 }
 
 TEST(from_json_errors, unknown_members_are_rejected_when_asked) {

@@ -84,9 +84,12 @@ inline bool is_blank(char c) noexcept {
     return static_cast<unsigned char>(c) <= ' ' && ((blanks >> static_cast<unsigned char>(c)) & 1u);
 }
 
-/// reader::skip_blank 32 bytes at a time where the CPU has AVX2: the first byte from `q` that is
-/// not white space (or `end`); nullptr without AVX2.
+/// The first byte from `q` that is not JSON white space, or `end`: 32 bytes at a time where
+/// the CPU has AVX2, else skip_blank_sse2.
 const char* skip_blank_simd(const char* q, const char* end) noexcept;
+
+/// skip_blank_simd 16 bytes at a time (SSE2, or one by one where the target has none).
+const char* skip_blank_sse2(const char* q, const char* end) noexcept;
 
 /// Whether skip_utf8_run and skip_blank_simd may use AVX2 (tests turn it off to check the other path).
 extern bool avx2_scans_enabled;
@@ -263,16 +266,37 @@ public:
     bool at_end() const noexcept { return p == end; }
 
     [[gnu::always_inline]] void skip_whitespace() noexcept {
-        if (p != end && static_cast<unsigned char>(*p) > ' ') return; // compact JSON: nothing to skip
-        if (end - p >= 2 && *p == ' ' && static_cast<unsigned char>(p[1]) > ' ') { // ", " and ": "
+        if (!skip_short_blank()) p = skip_blank(p, end); // a line break and its indentation
+    }
+
+    /// Steps over no white space (compact JSON) or one space (", " and ": ") before the next
+    /// token; false when a longer run comes.
+    [[gnu::always_inline]] bool skip_short_blank() noexcept {
+        if (p != end && static_cast<unsigned char>(*p) > ' ') return true;
+        if (end - p >= 2 && *p == ' ' && static_cast<unsigned char>(p[1]) > ' ') {
             ++p;
-            return;
+            return true;
         }
-        p = skip_blank(p, end); // a line break and its indentation
+        return false;
     }
 
     /// The first byte in [q, end) that is not JSON white space; end if none.
-    static const char* skip_blank(const char* q, const char* end) noexcept;
+    static const char* skip_blank(const char* q, const char* end) noexcept { return skip_blank_simd(q, end); }
+
+    /** skip_whitespace between the values of an indented document, whose next line is
+        usually indented as its last line at the same depth was: a line break and that many
+        spaces are checked in place, and the place after them is known before the check, not
+        found by a scan. `level` is the depth of the container whose members come next (one
+        less before its closing bracket, which lines up with the container's own line).
+    */
+    [[gnu::always_inline]] void skip_indentation(std::size_t level) noexcept {
+        if (skip_short_blank()) return;
+        if (level < std::size(indentation_) && indentation_[level] != 0 && is_indentation(p, indentation_[level])) {
+            p += indentation_[level];
+            return;
+        }
+        skip_new_indentation(level);
+    }
 
     bool enter() {
         if (++depth_ > max_depth_) return fail_depth();
@@ -301,7 +325,7 @@ public:
     bool read_key(std::string_view& key, bool& from_scratch) { return scan_string(scratch_, key, from_scratch); }
 
     /// Expects `c` after optional whitespace; `context` names what was being read.
-    bool expect(char c, const char* context) {
+    [[gnu::always_inline]] bool expect(char c, const char* context) {
         skip_whitespace();
         if (p != end && *p == c) {
             ++p;
@@ -420,6 +444,28 @@ private:
         }
     }
 
+    /// Whether [q, end) starts with a line break, n - 1 spaces and a byte that is not white space.
+    bool is_indentation(const char* q, std::size_t n) const noexcept {
+#if defined(__SSE2__)
+        if (end - q < 32) return false;
+        const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+        const __m128i second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16));
+        const __m128i spaces = _mm_set1_epi8(' ');
+        const __m128i line_break_then_spaces = _mm_insert_epi16(spaces, '\n' | (' ' << 8), 0);
+        const auto same = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(first, line_break_then_spaces))) |
+                          static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(second, spaces))) << 16;
+        const std::uint32_t run = (std::uint32_t{1} << n) - 1;
+        return (same & run) == run && static_cast<unsigned char>(q[n]) > ' ';
+#else
+        (void)q, (void)n;
+        return false;
+#endif
+    }
+
+    /// skip_indentation's other case: skips the run, and expects it again at `level` when it
+    /// is a line break and at most 30 spaces.
+    void skip_new_indentation(std::size_t level) noexcept;
+
     /// Unescapes the string whose text starts at `start` (p is at its first backslash)
     /// into buffer[0, length), using buffer's size as room; p ends past the closing quote.
     bool unescape_string(const char* start, std::string& buffer, std::size_t& length);
@@ -437,6 +483,7 @@ private:
     bool fatal_ = false;             // the recorded error leaves the JSON unreadable
     std::vector<json_error>* collected_ = nullptr;
     std::size_t collect_limit_ = 0;
+    std::uint8_t indentation_[16] = {}; // skip_indentation's expected run at each level; 0: none
 };
 
 } // namespace forma::json_detail

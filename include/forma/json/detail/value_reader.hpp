@@ -280,12 +280,12 @@ bool read_nullable(reader& r, N& out) {
 }
 
 /// After an element or member: consumes ',' (returns true with `more`) or `close`.
-inline bool read_separator(reader& r, char close, bool& more, const char* context) {
-    r.skip_whitespace();
+[[gnu::always_inline]] inline bool read_separator(reader& r, char close, bool& more, const char* context) {
+    r.skip_indentation(r.depth() - 1);
     if (r.p != r.end) {
         if (*r.p == ',') {
             ++r.p;
-            r.skip_whitespace();
+            r.skip_indentation(r.depth());
             more = true;
             return true;
         }
@@ -300,10 +300,10 @@ inline bool read_separator(reader& r, char close, bool& more, const char* contex
 }
 
 /// Consumes '[' or '{' and reports whether the container is empty.
-inline bool open_container(reader& r, char close, bool& empty) {
+[[gnu::always_inline]] inline bool open_container(reader& r, char close, bool& empty) {
     if (!r.enter()) return false;
     ++r.p;
-    r.skip_whitespace();
+    r.skip_indentation(r.depth());
     empty = r.p != r.end && *r.p == close;
     if (empty) {
         ++r.p;
@@ -363,14 +363,14 @@ bool read_array(reader& r, A& out) {
     return true;
 }
 
-/// Reads a member name and the ':' after it; p is at the value afterwards.
-// The ':' after a member name, and the white space before its value.
-inline bool read_name_separator(reader& r) {
+/// The ':' after a member name, and the white space before its value.
+[[gnu::always_inline]] inline bool read_name_separator(reader& r) {
     if (!r.expect(':', "after a member name")) return false;
     r.skip_whitespace();
     return true;
 }
 
+/// Reads a member name and the ':' after it; p is at the value afterwards.
 inline bool read_member_name(reader& r, std::string_view& key, bool& from_scratch) {
     if (r.p == r.end || *r.p != '"') return r.fail_syntax("expected a member name in double quotes");
     return r.read_key(key, from_scratch) && read_name_separator(r);
@@ -528,6 +528,40 @@ bool check_value(reader& r, const field_info& info, const M& v) {
 template <std::size_t N>
 using seen_set = std::conditional_t<(N <= 64), std::uint64_t, std::bitset<N>>;
 
+/// `"name"` of member I of T, quotes included, to compare with the input as it is.
+template <class T, std::size_t I>
+struct quoted_member_name {
+    static constexpr std::string_view name = reflect::detail::json_names<T>()[I];
+    static constexpr auto text = [] {
+        std::array<char, name.size() + 2> out{};
+        out.front() = '"';
+        for (std::size_t i = 0; i < name.size(); ++i) out[i + 1] = name[i];
+        out.back() = '"';
+        return out;
+    }();
+};
+
+/// Whether the N bytes at p are `text`: a few word compares with the words as constants,
+/// no branch on a length known only at run time.
+template <std::size_t N>
+[[gnu::always_inline]] inline bool equals_constant(const char* p, const std::array<char, N>& text) noexcept {
+    auto word = [](const char* q, auto type) {
+        decltype(type) v;
+        std::memcpy(&v, q, sizeof v);
+        return v;
+    };
+    if constexpr (N >= 8) {
+        for (std::size_t i = 0; i + 8 < N; i += 8)
+            if (word(p + i, std::uint64_t{}) != word(text.data() + i, std::uint64_t{})) return false;
+        return word(p + N - 8, std::uint64_t{}) == word(text.data() + N - 8, std::uint64_t{});
+    } else if constexpr (N >= 4) {
+        return word(p, std::uint32_t{}) == word(text.data(), std::uint32_t{}) &&
+               word(p + N - 4, std::uint32_t{}) == word(text.data() + N - 4, std::uint32_t{});
+    } else {
+        return std::memcmp(p, text.data(), N) == 0;
+    }
+}
+
 template <class T>
 struct struct_reader {
     using members = reflect::members_of<T>;
@@ -543,25 +577,56 @@ struct struct_reader {
         return required;
     }
 
-    static std::size_t find(std::string_view key, std::size_t hint) noexcept {
-        // Members usually come in declaration order: try the one after the last first.
-        if (hint < size && same_text(names[hint], key)) return hint;
+    /// The member named `key`, or size.
+    static std::size_t find(std::string_view key) noexcept {
         for (std::size_t i = 0; i < size; ++i)
             if (same_text(names[i], key)) return i;
         return size;
     }
 
-    /** Whether the text at r.p is `"name"`, stepping over it if so: the member that usually
-        comes next, known without scanning its name. A name has no escapes and no control
-        characters (checked at compile time), so equal bytes are the same name.
-    */
-    static bool at_expected_name(reader& r, std::string_view name) noexcept {
-        const std::size_t n = name.size();
-        if (static_cast<std::size_t>(r.end - r.p) < n + 2 || r.p[0] != '"' || r.p[n + 1] != '"' ||
-            n > r.max_string_length() || !same_text(std::string_view(r.p + 1, n), name))
+    /// Whether member I's name in quotes is at r.p, stepping over it if so.
+    template <std::size_t I>
+    [[gnu::always_inline]] static bool at_name(reader& r) noexcept {
+        static constexpr auto& quoted = quoted_member_name<T, I>::text;
+        if (static_cast<std::size_t>(r.end - r.p) < quoted.size() || quoted.size() - 2 > r.max_string_length() ||
+            !equals_constant(r.p, quoted))
             return false;
-        r.p += n + 2;
+        r.p += quoted.size();
         return true;
+    }
+
+    /** Reads members in declaration order from member `from` on, as documents mostly keep
+        it: each found by its constant name (or `known`, whose name was read already) and read
+        by its own code, no lookup. Stops at a member out of that order (`from` is the one
+        expected), after the last member (`from` is size) or at the object's end (`more` is
+        false). False on an error.
+    */
+    static bool read_in_order(reader& r, T& obj, const char* start, std::size_t depth, seen_set<size>& seen,
+                              std::size_t& from, std::size_t known, bool& more) {
+        bool ok = true;
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (void)(read_in_order_step<I>(r, obj, start, depth, seen, from, known, more, ok) && ...);
+        }(std::make_index_sequence<size>{});
+        return ok;
+    }
+
+    /// Member I of read_in_order; true to go on to member I + 1.
+    template <std::size_t I>
+    [[gnu::always_inline]] static bool read_in_order_step(reader& r, T& obj, const char* start, std::size_t depth,
+                                                          seen_set<size>& seen, std::size_t& from,
+                                                          std::size_t known, bool& more, bool& ok) {
+        if (I < from) return true;
+        if (I != known) {
+            if (!at_name<I>(r)) return false;
+            if (!read_name_separator(r)) return ok = false;
+        }
+        if (test(seen, I)) return ok = r.fail_duplicate(names[I]);
+        set(seen, I);
+        const char* const value = r.p;
+        if (!read_member<I>(r, obj) && !r.step_over(names[I], start, value, depth)) return ok = false;
+        from = I + 1;
+        if (!read_separator(r, '}', more, "expected ',' or '}' after a member value")) return ok = false;
+        return more;
     }
 
     template <std::size_t I>
@@ -583,44 +648,28 @@ struct struct_reader {
         if (!open_container(r, '}', empty)) return false;
         const std::size_t depth = r.depth();
         seen_set<size> seen{};
-        if (!empty) {
-            // Made only when an unknown member shows up: a std::optional<key_set> here
-            // was zero-filled (344 bytes) on every object read.
-            std::unique_ptr<key_set> unknown;
-            std::size_t next = 0;
-            for (bool more = true; more;) {
-                std::string_view key;
-                bool from_scratch = false; // set by read_member_name; GCC warns otherwise
-                std::size_t i;
-                if (next < size && at_expected_name(r, names[next])) {
-                    key = names[next];
-                    i = next;
-                    if (!read_name_separator(r)) return false;
-                } else {
-                    if (!read_member_name(r, key, from_scratch)) return false;
-                    i = find(key, next);
-                }
-                if (i < size) {
-                    if (test(seen, i)) return r.fail_duplicate(key);
-                    set(seen, i);
-                    const char* const value = r.p;
-                    bool ok = false;
-                    if constexpr (size > 0) // mp_with_index<0> does not compile: empty structs
-                        ok = boost::mp11::mp_with_index<size>(
-                            i, [&](auto I) { return read_member<I>(r, obj); });
-                    if (!ok && !r.step_over(names[i], start, value, depth)) return false;
-                    next = i + 1;
-                } else {
-                    if (r.rejects_unknown_members() && (r.fail_unknown(key), !r.record_error(start)))
-                        return false;
-                    if (!unknown) unknown = std::make_unique<key_set>();
-                    if (!unknown->insert(key)) return r.fail_duplicate(key);
-                    const std::string saved = from_scratch ? std::string(key) : std::string();
-                    if (!r.skip_value()) return r.push_key(from_scratch ? std::string_view(saved) : key);
-                }
-                if (!read_separator(r, '}', more, "expected ',' or '}' after a member value"))
-                    return false;
+        // Made only when an unknown member shows up: a std::optional<key_set> here
+        // was zero-filled (344 bytes) on every object read.
+        std::unique_ptr<key_set> unknown;
+        std::size_t from = 0;     // the member expected next
+        std::size_t known = size; // a member whose name was read out of order, or none
+        for (bool more = !empty; more;) {
+            if (!read_in_order(r, obj, start, depth, seen, from, known, more)) return false;
+            if (!more) break;
+            std::string_view key;
+            bool from_scratch = false; // set by read_member_name; GCC warns otherwise
+            if (!read_member_name(r, key, from_scratch)) return false;
+            known = find(key);
+            if (known < size) {
+                from = known;
+                continue;
             }
+            if (r.rejects_unknown_members() && (r.fail_unknown(key), !r.record_error(start))) return false;
+            if (!unknown) unknown = std::make_unique<key_set>();
+            if (!unknown->insert(key)) return r.fail_duplicate(key);
+            const std::string saved = from_scratch ? std::string(key) : std::string();
+            if (!r.skip_value()) return r.push_key(from_scratch ? std::string_view(saved) : key);
+            if (!read_separator(r, '}', more, "expected ',' or '}' after a member value")) return false;
         }
         if constexpr (size > 0) {
             if (!has_all_required(seen))
