@@ -45,8 +45,15 @@ branch sample() {
     return b;
 }
 
-// `compact` re-laid with white space where JSON allows it: after an opening bracket, around
-// commas, before a closing one, after a colon. A run is a line break and `step` spaces a depth,
+struct node {
+    int id = 0;
+    std::vector<node> children;
+    bool operator==(const node&) const = default;
+};
+BOOST_DESCRIBE_STRUCT(node, (), (id, children))
+
+// `compact` re-laid with white space where JSON allows it: after an opening bracket or a comma,
+// before a closing bracket, after a colon. A run is a line break and `step` spaces a depth,
 // except with probability `odd` a run the reader cannot have expected.
 std::string indent(const std::string& compact, std::size_t step, double odd, std::mt19937& rng) {
     std::uniform_real_distribution<double> chance(0, 1);
@@ -106,6 +113,24 @@ TEST(indentation, every_indentation_reads_as_the_compact_text_does) {
                 ++documents;
             }
     EXPECT_EQ(documents, 320);
+}
+
+// Past the depths whose indentation the reader keeps (16), runs are scanned as any other.
+TEST(indentation, documents_deeper_than_the_kept_depths_read_the_same) {
+    node deep{0, {}};
+    node* at = &deep;
+    for (int depth = 1; depth < 40; ++depth) {
+        at->children = {node{depth, {}}, node{-depth, {}}};
+        at = &at->children.front();
+    }
+    const std::string compact = forma::to_json(deep);
+    std::mt19937 rng(3);
+    for (const double odd : {0.0, 0.3}) {
+        const std::string text = indent(compact, 2, odd, rng);
+        const auto read = forma::try_from_json<node>(text, {.max_depth = 200});
+        ASSERT_TRUE(read.has_value()) << read.error().what();
+        EXPECT_EQ(read.value(), deep);
+    }
 }
 
 // A byte that is not white space right after a run (expected or not) is where the error is.
