@@ -49,6 +49,14 @@ bool writer::write_string(std::string_view s) {
 }
 
 void append_json_string(std::string& out, std::string_view s) {
+    if (find_string_special(s.data(), s.data() + s.size()) == s.data() + s.size()) {
+        // Plain ASCII with nothing to escape, as ids, names and most short values are.
+        out.reserve(out.size() + s.size() + 2);
+        out.push_back('"');
+        out.append(s);
+        out.push_back('"');
+        return;
+    }
     writer w(out);
     if (invalid_utf8_offset(s) == std::string_view::npos) (void)w.write_string(s);
     else (void)w.write_string(valid_utf8(s));

@@ -109,23 +109,23 @@ struct openai_endpoints::state {
             return send(writer, invalid_request(e));
         }
         if (run.stream) return stream_chat_completion(writer, std::move(run));
-        return whole_chat_completion(writer, std::move(run));
+        // Started here, not in the coroutine below: the run's arguments stay out of its frame, which
+        // is then small enough for Asio to recycle.
+        return whole_chat_completion(writer, core.served().run(std::move(run.input), session_ref{}, std::move(run.options)));
     }
 
-    asio::awaitable<void> whole_chat_completion(net::response_writer& writer, detail::run_request run) {
-        std::exception_ptr failure;
-        agent_response<> answer;
+    asio::awaitable<void> whole_chat_completion(net::response_writer& writer, asio::awaitable<agent_response<>> running) {
+        net::http_reply reply;
         try {
-            session_ref fresh;
-            answer = co_await core.served().run(std::move(run.input), std::move(fresh), std::move(run.options));
+            reply = completion_reply(co_await std::move(running));
         } catch (...) {
-            failure = std::current_exception();
+            reply = failed_run(std::current_exception());
         }
-        if (failure) {
-            co_await writer.send(failed_run(failure));
-            co_return;
-        }
-        co_await writer.send(json_reply(200, detail::chat_completion(answer, make_unique_id("chatcmpl-"), options.model, unix_now())));
+        co_await writer.send(std::move(reply));
+    }
+
+    net::http_reply completion_reply(const agent_response<>& answer) const {
+        return json_reply(200, detail::chat_completion(answer, make_unique_id("chatcmpl-"), options.model, unix_now()));
     }
 
     asio::awaitable<void> stream_chat_completion(net::response_writer& writer, detail::run_request run) {

@@ -120,22 +120,49 @@ void read_format(const json::object& format, const std::string& param, agent_run
     }
 }
 
-// temperature, top_p, seed, stop, and the output token limit under `max_tokens_key`s. Chat
-// options are set only when the request has one: the agent's own are merged with them.
-void read_sampling(const json::object& body, std::initializer_list<const char*> max_tokens_keys, agent_run_options& options) {
+// The members of a request's body that either endpoint reads (null where absent), found in one
+// pass: a body has a few members, and a lookup for each name read would compare more.
+struct request_members {
+    const json::value *model{}, *messages{}, *input{}, *tools{}, *response_format{}, *text{}, *stream{}, *stream_options{},
+        *background{}, *store{}, *previous_response_id{};
+    const json::value *temperature{}, *top_p{}, *seed{}, *stop{}, *instructions{}, *max_tokens{}, *max_completion_tokens{},
+        *max_output_tokens{};
+
+    explicit request_members(const json::object& body) {
+        for (const json::key_value_pair& member : body)
+            if (const json::value** slot = slot_of(member.key())) *slot = &member.value();
+    }
+
+private:
+    const json::value** slot_of(std::string_view key) {
+        using namespace std::string_view_literals;
+        for (auto [name, slot] : {std::pair{"model"sv, &model}, {"messages"sv, &messages}, {"input"sv, &input}, {"tools"sv, &tools},
+                                  {"response_format"sv, &response_format}, {"text"sv, &text}, {"stream"sv, &stream},
+                                  {"stream_options"sv, &stream_options}, {"background"sv, &background}, {"store"sv, &store},
+                                  {"previous_response_id"sv, &previous_response_id}, {"temperature"sv, &temperature}, {"top_p"sv, &top_p},
+                                  {"seed"sv, &seed}, {"stop"sv, &stop}, {"instructions"sv, &instructions}, {"max_tokens"sv, &max_tokens},
+                                  {"max_completion_tokens"sv, &max_completion_tokens}, {"max_output_tokens"sv, &max_output_tokens}})
+            if (key == name) return slot;
+        return nullptr;
+    }
+};
+
+// temperature, top_p, seed, stop, and the output token limit (the last of `max_tokens` given).
+// Chat options are set only when the request has one: the agent's own are merged with them.
+void read_sampling(const request_members& body, std::initializer_list<const json::value*> max_tokens, agent_run_options& options) {
     const auto chat = [&]() -> chat_options& { return options.chat_options ? *options.chat_options : options.chat_options.emplace(); };
-    if (const json::value* t = body.if_contains("temperature"); t && t->is_number()) chat().temperature = t->to_number<double>();
-    if (const json::value* p = body.if_contains("top_p"); p && p->is_number()) chat().top_p = p->to_number<double>();
-    if (const json::value* s = body.if_contains("seed"); s && s->is_int64()) chat().seed = s->get_int64();
-    for (const char* key : max_tokens_keys)
-        if (const json::value* m = body.if_contains(key); m && m->is_int64()) chat().max_output_tokens = m->get_int64();
-    if (const json::value* stop = body.if_contains("stop")) {
+    if (const json::value* t = body.temperature; t && t->is_number()) chat().temperature = t->to_number<double>();
+    if (const json::value* p = body.top_p; p && p->is_number()) chat().top_p = p->to_number<double>();
+    if (const json::value* s = body.seed; s && s->is_int64()) chat().seed = s->get_int64();
+    for (const json::value* m : max_tokens)
+        if (m && m->is_int64()) chat().max_output_tokens = m->get_int64();
+    if (const json::value* stop = body.stop) {
         if (stop->is_string()) chat().stop_sequences.emplace_back(stop->get_string());
         if (stop->is_array())
             for (const json::value& s : stop->get_array())
                 if (s.is_string()) chat().stop_sequences.emplace_back(s.get_string());
     }
-    if (const json::value* instructions = body.if_contains("instructions"); instructions && instructions->is_string())
+    if (const json::value* instructions = body.instructions; instructions && instructions->is_string())
         chat().instructions = std::string(instructions->get_string());
 }
 
@@ -164,17 +191,18 @@ std::optional<function_call_content> ask_approval_of(std::vector<chat_message>& 
     return std::nullopt;
 }
 
-void refuse_client_tools(const json::object& body) {
-    if (const json::value* tools = body.if_contains("tools"); tools && tools->is_array() && !tools->get_array().empty())
+void refuse_client_tools(const request_members& body) {
+    if (const json::value* tools = body.tools; tools && tools->is_array() && !tools->get_array().empty())
         refuse("tools", "this model is an agent whose tools run inside it; a request's own tools are not taken");
 }
 
 } // namespace
 
-run_request read_chat_request(const json::object& body) {
+run_request read_chat_request(const json::object& object) {
+    const request_members body(object);
     run_request out;
-    out.model = json_detail::string_member(body, "model");
-    const json::value* messages = body.if_contains("messages");
+    out.model = json_detail::string_of(body.model);
+    const json::value* messages = body.messages;
     if (!messages || !messages->is_array() || messages->get_array().empty())
         refuse("messages", "messages must be a non-empty array");
     refuse_client_tools(body);
@@ -208,20 +236,21 @@ run_request read_chat_request(const json::object& body) {
         out.input.emplace_back(role, std::move(contents));
     }
     read_approval_answers(out.input, {}, "messages");
-    if (const json::value* format = body.if_contains("response_format"); format && format->is_object())
+    if (const json::value* format = body.response_format; format && format->is_object())
         read_format(format->get_object(), "response_format", out.options);
-    read_sampling(body, {"max_tokens", "max_completion_tokens"}, out.options);
-    if (const json::value* s = body.if_contains("stream"); s && s->is_bool()) out.stream = s->get_bool();
-    if (const json::value* so = body.if_contains("stream_options"); so && so->is_object())
+    read_sampling(body, {body.max_tokens, body.max_completion_tokens}, out.options);
+    if (const json::value* s = body.stream; s && s->is_bool()) out.stream = s->get_bool();
+    if (const json::value* so = body.stream_options; so && so->is_object())
         if (const json::value* u = so->get_object().if_contains("include_usage"); u && u->is_bool()) out.include_usage = u->get_bool();
     return out;
 }
 
-run_request read_responses_request(const json::object& body) {
+run_request read_responses_request(const json::object& object) {
+    const request_members body(object);
     run_request out;
-    out.model = json_detail::string_member(body, "model");
+    out.model = json_detail::string_of(body.model);
     refuse_client_tools(body);
-    const json::value* input = body.if_contains("input");
+    const json::value* input = body.input;
     if (!input || (!input->is_string() && !input->is_array())) refuse("input", "input must be text or an array of messages");
     if (input->is_string()) {
         out.input.emplace_back(chat_role::user(), std::string(input->get_string()));
@@ -249,18 +278,18 @@ run_request read_responses_request(const json::object& body) {
         }
         if (out.input.empty()) refuse("input", "input must hold at least one message");
     }
-    if (const json::value* text = body.if_contains("text"); text && text->is_object())
+    if (const json::value* text = body.text; text && text->is_object())
         if (const json::value* format = text->get_object().if_contains("format"); format && format->is_object())
             read_format(format->get_object(), "text.format", out.options);
-    read_sampling(body, {"max_output_tokens"}, out.options);
-    if (const json::value* s = body.if_contains("stream"); s && s->is_bool()) out.stream = s->get_bool();
-    if (const json::value* b = body.if_contains("background"); b && b->is_bool()) out.background = b->get_bool();
-    if (const json::value* kept = body.if_contains("store"); kept && !kept->is_null()) {
+    read_sampling(body, {body.max_output_tokens}, out.options);
+    if (const json::value* s = body.stream; s && s->is_bool()) out.stream = s->get_bool();
+    if (const json::value* b = body.background; b && b->is_bool()) out.background = b->get_bool();
+    if (const json::value* kept = body.store; kept && !kept->is_null()) {
         if (!kept->is_bool()) refuse("store", "store must be true or false");
         out.store = kept->get_bool();
     }
     if (out.background && !out.store) refuse("store", "a background response is stored: background needs store true");
-    out.previous_response_id = json_detail::string_member(body, "previous_response_id");
+    out.previous_response_id = json_detail::string_of(body.previous_response_id);
     return out;
 }
 

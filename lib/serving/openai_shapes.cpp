@@ -8,6 +8,7 @@
 namespace forma::serving::detail {
 
 namespace json = boost::json;
+using namespace std::string_view_literals; // literals appended without strlen
 
 namespace {
 
@@ -90,9 +91,9 @@ namespace {
 void append_chat_usage(std::string& out, const std::optional<usage_details>& usage) {
     const std::int64_t input = usage && usage->input_token_count ? *usage->input_token_count : 0;
     const std::int64_t output = usage && usage->output_token_count ? *usage->output_token_count : 0;
-    out.append(R"({"prompt_tokens":)").append(std::to_string(input));
-    out.append(R"(,"completion_tokens":)").append(std::to_string(output));
-    out.append(R"(,"total_tokens":)").append(std::to_string(input + output)).append("}");
+    out.append(R"({"prompt_tokens":)"sv).append(std::to_string(input));
+    out.append(R"(,"completion_tokens":)"sv).append(std::to_string(output));
+    out.append(R"(,"total_tokens":)"sv).append(std::to_string(input + output)).append("}"sv);
 }
 
 } // namespace
@@ -107,45 +108,45 @@ std::string chat_completion(const agent_response<>& answer, std::string_view id,
     }
     std::string out;
     out.reserve(320 + id.size() + model.size() + text.size() + tool_calls.size());
-    out.append(R"({"id":)");
+    out.append(R"({"id":)"sv);
     json_detail::append_json_string(out, id);
-    out.append(R"(,"object":"chat.completion","created":)").append(std::to_string(created)).append(R"(,"model":)");
+    out.append(R"(,"object":"chat.completion","created":)"sv).append(std::to_string(created)).append(R"(,"model":)"sv);
     json_detail::append_json_string(out, model);
-    out.append(R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)");
-    if (text.empty()) out.append("null");
+    out.append(R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)"sv);
+    if (text.empty()) out.append("null"sv);
     else json_detail::append_json_string(out, text);
-    out.append(R"(,"refusal":null)");
-    if (!tool_calls.empty()) out.append(R"(,"tool_calls":)").append(tool_calls);
-    out.append(R"(},"finish_reason":)");
+    out.append(R"(,"refusal":null)"sv);
+    if (!tool_calls.empty()) out.append(R"(,"tool_calls":)"sv).append(tool_calls);
+    out.append(R"(},"finish_reason":)"sv);
     json_detail::append_json_string(out, finish);
-    out.append(R"(,"logprobs":null}],"usage":)");
+    out.append(R"(,"logprobs":null}],"usage":)"sv);
     append_chat_usage(out, answer.usage);
-    return out.append("}");
+    return out.append("}"sv);
 }
 
 chat_chunks::chat_chunks(std::string_view id, std::string_view model, std::int64_t created) {
-    head_.append(R"({"id":)");
+    head_.append(R"({"id":)"sv);
     json_detail::append_json_string(head_, id);
-    head_.append(R"(,"object":"chat.completion.chunk","created":)").append(std::to_string(created)).append(R"(,"model":)");
+    head_.append(R"(,"object":"chat.completion.chunk","created":)"sv).append(std::to_string(created)).append(R"(,"model":)"sv);
     json_detail::append_json_string(head_, model);
-    head_.append(R"(,"choices":)");
+    head_.append(R"(,"choices":)"sv);
 }
 
 std::string chat_chunks::chunk(std::string_view delta, std::optional<std::string_view> finish_reason) const {
     std::string out;
     out.reserve(head_.size() + delta.size() + 64);
-    out.append(head_).append(R"([{"index":0,"delta":)").append(delta).append(R"(,"logprobs":null,"finish_reason":)");
+    out.append(head_).append(R"([{"index":0,"delta":)"sv).append(delta).append(R"(,"logprobs":null,"finish_reason":)"sv);
     if (finish_reason) json_detail::append_json_string(out, *finish_reason);
-    else out.append("null");
-    return out.append("}]}");
+    else out.append("null"sv);
+    return out.append("}]}"sv);
 }
 
 std::string chat_chunks::content(std::string_view text) {
     std::string out;
     out.reserve(text.size() + 16);
-    out.append(R"({"content":)");
+    out.append(R"({"content":)"sv);
     json_detail::append_json_string(out, text);
-    return out.append("}");
+    return out.append("}"sv);
 }
 
 std::string chat_chunks::tool_calls(const std::vector<function_approval_request_content>& requests) {
@@ -154,9 +155,9 @@ std::string chat_chunks::tool_calls(const std::vector<function_approval_request_
 
 std::string chat_chunks::usage(const std::optional<usage_details>& usage) const {
     std::string out = head_;
-    out.append(R"([],"usage":)");
+    out.append(R"([],"usage":)"sv);
     append_chat_usage(out, usage);
-    return out.append("}");
+    return out.append("}"sv);
 }
 
 json::object response_base(const std::string& id, std::string_view model, std::int64_t created_at, const json::object& request) {

@@ -174,6 +174,7 @@ public:
 
     std::vector<std::optional<forma::response_format>> formats;
     std::vector<std::string> inputs;
+    std::vector<std::optional<forma::chat_options>> sampling;
 
 protected:
     asio::awaitable<forma::agent_response<>> run_core(forma::agent_run run) override { co_return forma::to_agent_response(keep(run)); }
@@ -182,6 +183,7 @@ protected:
 private:
     std::vector<forma::agent_response_update> keep(const forma::agent_run& run) {
         formats.push_back(run.options.response_format);
+        sampling.push_back(run.options.chat_options);
         inputs.push_back(run.messages.empty() ? std::string() : run.messages.back().text());
         return {forma::agent_response_update(forma::chat_role::assistant(), "kept")};
     }
@@ -220,6 +222,46 @@ TEST(OpenaiEndpoints, ARunKeepsItsFormatAndInputPastTheRequestsBody) {
         EXPECT_EQ(served.formats[i]->schema(), schema);
         EXPECT_EQ(served.inputs[i], input);
     }
+}
+
+// The sampling parameters of either body reach the run as its chat options, whatever their order;
+// a member of the wrong type is left out, and a body with none sets no chat options.
+TEST(OpenaiEndpoints, SamplingParametersReachTheRunInAnyOrder) {
+    asio::io_context io;
+    format_keeping_agent served(io.get_executor());
+    forma::serving::openai_endpoints endpoints(served);
+    const std::string messages = R"("messages":[{"role":"user","content":"hi"}])";
+    const std::vector<std::pair<std::string, std::string>> requests{
+        {"/v1/chat/completions", R"({"max_completion_tokens":20,"stop":["a","b"],"seed":7,"top_p":0.25,)" + messages +
+                                     R"(,"temperature":0.5,"max_tokens":10,"instructions":"be brief","model":"m"})"},
+        {"/v1/chat/completions", R"({"model":"m","stop":"z","temperature":"hot","seed":1.5,)" + messages + "}"},
+        {"/v1/chat/completions", R"({"model":"m",)" + messages + "}"},
+        {"/v1/responses", R"({"max_tokens":5,"input":"hi","max_output_tokens":30,"model":"m","temperature":1})"},
+    };
+    std::vector<unsigned> statuses;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, endpoints.routes());
+        for (const auto& [path, body] : requests) statuses.push_back((co_await raw_http::posted(s.port(), path, body)).result_int());
+        co_await s.finish();
+    }());
+    EXPECT_EQ(statuses, (std::vector<unsigned>{200, 200, 200, 200}));
+    ASSERT_EQ(served.sampling.size(), 4u);
+    ASSERT_TRUE(served.sampling[0]);
+    const forma::chat_options& all = *served.sampling[0];
+    EXPECT_EQ(all.temperature, 0.5);
+    EXPECT_EQ(all.top_p, 0.25);
+    EXPECT_EQ(all.seed, 7);
+    EXPECT_EQ(all.max_output_tokens, 20) << "max_completion_tokens wins over max_tokens, wherever each is";
+    EXPECT_EQ(all.stop_sequences, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(all.instructions, "be brief");
+    ASSERT_TRUE(served.sampling[1]);
+    EXPECT_EQ(served.sampling[1]->stop_sequences, std::vector<std::string>{"z"});
+    EXPECT_FALSE(served.sampling[1]->temperature) << "a temperature that is not a number is left out";
+    EXPECT_FALSE(served.sampling[1]->seed) << "a seed that is not an integer is left out";
+    EXPECT_FALSE(served.sampling[2]) << "no parameter, no chat options: the agent's own stay";
+    ASSERT_TRUE(served.sampling[3]);
+    EXPECT_EQ(served.sampling[3]->max_output_tokens, 30) << "Responses reads max_output_tokens only";
+    EXPECT_EQ(served.sampling[3]->temperature, 1.0);
 }
 
 // An approval request is a tool call to the caller, answered by a tool result {"approved": bool}:
