@@ -141,7 +141,7 @@ const bool has_avx2 = [] {
 } // namespace
 #endif
 
-const char* skip_blank_simd(const char* q, const char* end) noexcept {
+const char* skip_blank(const char* q, const char* end) noexcept {
 #if defined(FORMA_SCANS_AVX2)
     if (has_avx2 && avx2_scans_enabled) return skip_blank_avx2(q, end);
 #endif

@@ -86,12 +86,12 @@ inline bool is_blank(char c) noexcept {
 
 /// The first byte from `q` that is not JSON white space, or `end`: 32 bytes at a time where
 /// the CPU has AVX2, else skip_blank_sse2.
-const char* skip_blank_simd(const char* q, const char* end) noexcept;
+const char* skip_blank(const char* q, const char* end) noexcept;
 
-/// skip_blank_simd 16 bytes at a time (SSE2, or one by one where the target has none).
+/// skip_blank 16 bytes at a time (SSE2, or one by one where the target has none).
 const char* skip_blank_sse2(const char* q, const char* end) noexcept;
 
-/// Whether skip_utf8_run and skip_blank_simd may use AVX2 (tests turn it off to check the other path).
+/// Whether skip_utf8_run and skip_blank may use AVX2 (tests turn it off to check the other path).
 extern bool avx2_scans_enabled;
 
 /// find_string_special for text followed by at least 15 readable bytes (a padded_text):
@@ -279,9 +279,6 @@ public:
         }
         return false;
     }
-
-    /// The first byte in [q, end) that is not JSON white space; end if none.
-    static const char* skip_blank(const char* q, const char* end) noexcept { return skip_blank_simd(q, end); }
 
     /** skip_whitespace between the values of an indented document, whose next line is
         usually indented as its last line at the same depth was: a line break and that many
