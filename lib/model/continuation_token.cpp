@@ -2,6 +2,7 @@
 
 #include <forma/error.hpp>
 
+#include "../json/json_text.hpp"
 #include "json_support.hpp"
 
 #include <boost/json/parse.hpp>
@@ -13,7 +14,7 @@ continuation_token::continuation_token(boost::json::value value) : value_(std::m
     if (value_.is_null()) throw error("a continuation_token cannot be null");
 }
 
-std::string continuation_token::to_string() const { return boost::json::serialize(value_); }
+std::string continuation_token::to_string() const { return json_detail::serialize_utf8(value_); }
 
 continuation_token continuation_token::parse(std::string_view text) {
     boost::system::error_code ec;

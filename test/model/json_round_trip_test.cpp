@@ -88,6 +88,16 @@ TEST(model_json_round_trip, continuation_tokens_of_any_json_shape) {
     EXPECT_EQ(json_text(tokens[1]), R"({"response_id":"r","sequence":42})");
 }
 
+// A token's text goes to stores and peers: it is UTF-8 even when the token's strings are not, and
+// it reads back, the stray bytes as U+FFFD.
+TEST(model_json_round_trip, a_continuation_token_with_stray_bytes_is_written_as_utf8) {
+    const continuation_token token(boost::json::value{{"id", "r\xff\xc3"}, {"cursor", "\xe2\x82"}});
+    const std::string text = token.to_string();
+    EXPECT_EQ(text, "{\"id\":\"r\xef\xbf\xbd\xef\xbf\xbd\",\"cursor\":\"\xef\xbf\xbd\xef\xbf\xbd\"}");
+    const continuation_token read = continuation_token::parse(text);
+    EXPECT_EQ(read.value().at("id"), "r\xef\xbf\xbd\xef\xbf\xbd");
+}
+
 TEST(model_json_round_trip, times_keep_full_precision_and_their_instant) {
     for (const time_point t : {at(0), at(1) + 1ns, at(1'700'000'000) + 123'456'789ns,
                                at(-86'400) + 500ms, at(4'102'444'800) /* 2100-01-01 */}) {

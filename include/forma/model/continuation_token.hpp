@@ -29,7 +29,8 @@ public:
     /// What the issuer put in.
     const boost::json::value& value() const noexcept { return value_; }
 
-    /// The token as compact JSON text, for stores that only hold strings.
+    /// The token as compact JSON text, for stores that only hold strings. It is valid UTF-8: a
+    /// byte of the token's strings that does not start valid UTF-8 is written as U+FFFD.
     std::string to_string() const;
 
     /// Reads back a token written by `to_string()`.
