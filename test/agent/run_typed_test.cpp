@@ -7,10 +7,20 @@
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
+
+namespace boxed_answer {
+// An answer type that cannot be copied: try_result() takes it out of a response that is not kept.
+struct boxed {
+    std::string name;
+    std::unique_ptr<int> count;
+};
+BOOST_DESCRIBE_STRUCT(boxed, (), (name, count))
+} // namespace boxed_answer
 
 using namespace agent_test;
 using forma::chat_client_agent;
@@ -180,6 +190,25 @@ TEST_F(run_typed, a_refusal_is_a_refusal_error_with_its_text) {
     ASSERT_TRUE(refusal);
     EXPECT_EQ(refusal->refusal(), "I can't help with that.");
     EXPECT_THROW(tried.error().rethrow(), forma::refusal_error);
+}
+
+TEST_F(run_typed, an_answer_that_cannot_be_copied_is_moved_out_by_try_result) {
+    using boxed_answer::boxed;
+    auto response = ask<boxed>(R"({"name":"crate","count":3})");
+    EXPECT_EQ(*response.result().count, 3) << "result() reads it in place";
+    auto taken = std::move(response).try_result();
+    ASSERT_TRUE(taken.has_value());
+    EXPECT_EQ(taken->name, "crate");
+    ASSERT_TRUE(taken->count);
+    EXPECT_EQ(*taken->count, 3);
+    auto awaited = run_to_completion(io, [&]() -> boost::asio::awaitable<boost::system::result<boxed, forma::answer_error>> {
+        client.add_text_response(R"({"name":"crate","count":"three"})");
+        co_return (co_await agent.run<boxed>("x")).try_result();
+    }());
+    ASSERT_TRUE(awaited.has_error());
+    const auto json = awaited.error().as<forma::json_error>();
+    ASSERT_TRUE(json);
+    EXPECT_EQ(json->path(), "/count");
 }
 
 TEST_F(run_typed, truncation_by_the_token_limit_is_an_output_truncated_error) {

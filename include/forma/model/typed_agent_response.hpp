@@ -6,6 +6,7 @@
 
 #include <boost/system/result.hpp>
 
+#include <concepts>
 #include <optional>
 #include <utility>
 
@@ -45,7 +46,13 @@ public:
     }
 
     /// result() without throwing: a copy of the value, or the error result() would throw as a value.
-    boost::system::result<T, answer_error> try_result() const { return read_once(); }
+    boost::system::result<T, answer_error> try_result() const& requires std::copy_constructible<T> { return read_once(); }
+    /// The same from a response that is not kept (`std::move(response).try_result()`, or the
+    /// awaited run's): the value is moved out, so T need not be copyable.
+    boost::system::result<T, answer_error> try_result() && {
+        read_once();
+        return std::move(*read_);
+    }
 
     bool is_wrapped() const noexcept { return wrapped_; }
 
