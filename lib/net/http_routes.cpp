@@ -131,7 +131,8 @@ std::string format_sse_event(std::string_view data, std::string_view event, std:
         if (end == std::string_view::npos) break;
         data.remove_prefix(end + 1);
     }
-    return out.append("\n");
+    out += '\n';
+    return out; // the string itself, moved: `return out.append(...)` copied it
 }
 
 const std::string* server_request::header(std::string_view name) const noexcept {

@@ -121,7 +121,8 @@ std::string chat_completion(const agent_response<>& answer, std::string_view id,
     json_detail::append_json_string(out, finish);
     out.append(R"(,"logprobs":null}],"usage":)"sv);
     append_chat_usage(out, answer.usage);
-    return out.append("}"sv);
+    out.append("}"sv);
+    return out;
 }
 
 chat_chunks::chat_chunks(std::string_view id, std::string_view model, std::int64_t created) {
@@ -138,7 +139,8 @@ std::string chat_chunks::chunk(std::string_view delta, std::optional<std::string
     out.append(head_).append(R"([{"index":0,"delta":)"sv).append(delta).append(R"(,"logprobs":null,"finish_reason":)"sv);
     if (finish_reason) json_detail::append_json_string(out, *finish_reason);
     else out.append("null"sv);
-    return out.append("}]}"sv);
+    out.append("}]}"sv);
+    return out;
 }
 
 std::string chat_chunks::content(std::string_view text) {
@@ -146,7 +148,8 @@ std::string chat_chunks::content(std::string_view text) {
     out.reserve(text.size() + 16);
     out.append(R"({"content":)"sv);
     json_detail::append_json_string(out, text);
-    return out.append("}"sv);
+    out.append("}"sv);
+    return out;
 }
 
 std::string chat_chunks::tool_calls(const std::vector<function_approval_request_content>& requests) {
@@ -157,7 +160,8 @@ std::string chat_chunks::usage(const std::optional<usage_details>& usage) const 
     std::string out = head_;
     out.append(R"([],"usage":)"sv);
     append_chat_usage(out, usage);
-    return out.append("}"sv);
+    out.append("}"sv);
+    return out;
 }
 
 json::object response_base(const std::string& id, std::string_view model, std::int64_t created_at, const json::object& request) {
