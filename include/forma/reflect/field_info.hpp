@@ -175,6 +175,24 @@ constexpr auto json_names() {
     return json_names_of<T>(members_of<T>{});
 }
 
+/// Member I of T's JSON name as JSON text has it, a compile-time constant: in quotes, after a
+/// ',' if `comma`, before a ':' if `colon` (the reader compares it with the input as it is, the
+/// writer appends it whole).
+template <class T, std::size_t I, bool comma = false, bool colon = false>
+struct quoted_json_name {
+    static constexpr std::string_view name = json_names<T>()[I];
+    static constexpr auto text = [] {
+        std::array<char, name.size() + 2 + comma + colon> out{};
+        std::size_t at = 0;
+        if (comma) out[at++] = ',';
+        out[at++] = '"';
+        for (const char c : name) out[at++] = c;
+        out[at++] = '"';
+        if (colon) out[at] = ':';
+        return out;
+    }();
+};
+
 /// Whether `name` goes between JSON's quotes as it is: valid UTF-8, no quote, backslash or
 /// control character (the writer emits member names without escaping them).
 constexpr bool is_plain_json_name(std::string_view name) {

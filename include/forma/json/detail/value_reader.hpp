@@ -528,19 +528,6 @@ bool check_value(reader& r, const field_info& info, const M& v) {
 template <std::size_t N>
 using seen_set = std::conditional_t<(N <= 64), std::uint64_t, std::bitset<N>>;
 
-/// `"name"` of member I of T, quotes included, to compare with the input as it is.
-template <class T, std::size_t I>
-struct quoted_member_name {
-    static constexpr std::string_view name = reflect::detail::json_names<T>()[I];
-    static constexpr auto text = [] {
-        std::array<char, name.size() + 2> out{};
-        out.front() = '"';
-        for (std::size_t i = 0; i < name.size(); ++i) out[i + 1] = name[i];
-        out.back() = '"';
-        return out;
-    }();
-};
-
 /// Whether the N bytes at p are `text`: a few word compares with the words as constants,
 /// no branch on a length known only at run time.
 template <std::size_t N>
@@ -587,7 +574,7 @@ struct struct_reader {
     /// Whether member I's name in quotes is at r.p, stepping over it if so.
     template <std::size_t I>
     [[gnu::always_inline]] static bool at_name(reader& r) noexcept {
-        static constexpr auto& quoted = quoted_member_name<T, I>::text;
+        static constexpr auto& quoted = reflect::detail::quoted_json_name<T, I>::text;
         if (static_cast<std::size_t>(r.end - r.p) < quoted.size() || quoted.size() - 2 > r.max_string_length() ||
             !equals_constant(r.p, quoted))
             return false;

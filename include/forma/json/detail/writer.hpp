@@ -143,23 +143,6 @@ bool write_map(writer& w, const M& map) {
     return true;
 }
 
-/// `"name":` of member I of T, after a ',' for every member but the first: one append of a
-/// constant per member (the name needs no escape: FORMA_DESCRIBE_FIELDS checks a json_name).
-template <class T, std::size_t I>
-struct member_key {
-    static constexpr std::string_view name = reflect::detail::json_names<T>()[I];
-    static constexpr auto text = [] {
-        std::array<char, name.size() + (I == 0 ? 3 : 4)> out{};
-        std::size_t at = 0;
-        if (I != 0) out[at++] = ',';
-        out[at++] = '"';
-        for (const char c : name) out[at++] = c;
-        out[at++] = '"';
-        out[at] = ':';
-        return out;
-    }();
-};
-
 template <class T>
 bool write_struct(writer& w, const T& obj) {
     using members = reflect::members_of<T>;
@@ -167,7 +150,8 @@ bool write_struct(writer& w, const T& obj) {
     bool ok = true;
     boost::mp11::mp_for_each<boost::mp11::mp_iota_c<boost::mp11::mp_size<members>::value>>([&](auto I) {
         if (!ok) return;
-        using key = member_key<T, I>;
+        // The name needs no escape: FORMA_DESCRIBE_FIELDS checks a json_name.
+        using key = reflect::detail::quoted_json_name<T, I, I != 0, true>;
         w.put(std::string_view(key::text.data(), key::text.size()));
         if (!write_value(w, obj.*boost::mp11::mp_at_c<members, I>::pointer)) ok = w.push_key(key::name);
     });
