@@ -11,25 +11,6 @@
 #include <array>
 
 namespace forma::json_detail {
-namespace {
-
-/// The bytes find_string_special stops at: '"', '\\', control characters, non-ASCII.
-bool is_string_special(char ch) noexcept {
-    const auto c = static_cast<unsigned char>(ch);
-    return c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
-}
-
-#if defined(__SSE2__)
-/// One bit per byte of v that is_string_special.
-int string_special_mask(__m128i v) noexcept {
-    const __m128i hit = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-        _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))); // signed: also every byte >= 0x80
-    return _mm_movemask_epi8(hit);
-}
-#endif
-
-} // namespace
 
 std::string quoted_excerpt(std::string_view text, std::size_t limit) {
     // Escaped as JSON: a line break or a quote in the text cannot break the message.
@@ -49,7 +30,8 @@ std::string quoted_excerpt(std::string_view text, std::size_t limit) {
         else out += c;
     }
     if (shown.size() < s.size()) out += "...";
-    return out += '"';
+    out += '"';
+    return out;
 }
 
 bool key_set::insert(std::string_view key) {
@@ -91,36 +73,45 @@ void reader::skip_new_indentation(std::size_t level) noexcept {
 }
 
 bool reader::unescape_string(const char* start, std::string& buffer, std::size_t& length) {
-    // p is at the first backslash; [start, p) is verbatim and already checked. buffer is
-    // raw storage (its size is the room) written through a pointer: std::string's
-    // per-append checks and regrowth made escaped strings the slowest part of a read.
-    std::size_t used = 0;
-    auto room = [&](std::size_t n) {
-        if (buffer.size() < used + n)
-            buffer.resize(std::max({used + n, 2 * buffer.size(), std::size_t{256}}));
-        return buffer.data() + used;
+    // p is at the first backslash; [start, p) is verbatim and already checked. buffer is raw
+    // storage (its size is the room), written through a local cursor: std::string's per-append
+    // checks and regrowth, then a room check reloading buffer's size, cost more than the copy.
+    char* out = buffer.data();
+    char* limit = out + buffer.size();
+    auto make_room = [&](std::size_t n) {
+        if (static_cast<std::size_t>(limit - out) >= n) [[likely]]
+            return;
+        const auto used = static_cast<std::size_t>(out - buffer.data());
+        buffer.resize(std::max({used + n, 2 * buffer.size(), std::size_t{256}}));
+        out = buffer.data() + used;
+        limit = buffer.data() + buffer.size();
     };
     const auto prefix = static_cast<std::size_t>(p - start);
-    if (prefix != 0) std::memcpy(room(prefix), start, prefix);
-    used = prefix;
-    // Copies verbatim text up to the next byte that needs a look, a block at a time:
-    // each block is stored whole, only its bytes before that one count.
+    make_room(prefix);
+    std::memcpy(out, start, prefix);
+    out += prefix;
+    // Copies verbatim text up to the next byte that needs a look, a block at a time: each
+    // block is stored whole, only its bytes before that one count.
     auto copy_verbatim = [&] {
 #if defined(__SSE2__)
         while (end - p >= 16) {
+            make_room(16);
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(room(16)), v);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
             if (const int mask = string_special_mask(v)) {
                 const int n = __builtin_ctz(static_cast<unsigned>(mask));
-                used += static_cast<std::size_t>(n);
+                out += n;
                 p += n;
                 return;
             }
-            used += 16;
+            out += 16;
             p += 16;
         }
 #endif
-        for (; p != end && !is_string_special(*p); ++p) *room(1) = *p, ++used;
+        for (; p != end && !is_string_special(*p); ++p) {
+            make_room(1);
+            *out++ = *p;
+        }
     };
     for (;;) {
         copy_verbatim();
@@ -128,15 +119,16 @@ bool reader::unescape_string(const char* start, std::string& buffer, std::size_t
         const auto c = static_cast<unsigned char>(*p);
         if (c == '"') {
             ++p;
-            length = used;
+            length = static_cast<std::size_t>(out - buffer.data());
             return true;
         }
         if (c >= 0x80) {
             const char* const run = p;
             if (!skip_utf8_run(p, end)) return fail_utf8();
             const auto n = static_cast<std::size_t>(p - run);
-            std::memcpy(room(n), run, n);
-            used += n;
+            make_room(n);
+            std::memcpy(out, run, n);
+            out += n;
             continue;
         }
         if (c < 0x20) return fail_control_character();
@@ -144,7 +136,7 @@ bool reader::unescape_string(const char* start, std::string& buffer, std::size_t
         if (end - p < 2) return fail_syntax("unterminated string");
         const char e = p[1];
         p += 2;
-        char* dst = room(4);
+        make_room(4);
         if (e == 'u') {
             auto read_hex4 = [&](std::uint32_t& v) {
                 if (end - p < 4) return false;
@@ -170,10 +162,9 @@ bool reader::unescape_string(const char* start, std::string& buffer, std::size_t
                     return fail_syntax("invalid \\u escape: unpaired high surrogate");
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
             }
-            used = static_cast<std::size_t>(write_utf8(dst, cp) - buffer.data());
+            out = write_utf8(out, cp);
         } else if (const char unescaped = simple_escapes[static_cast<unsigned char>(e)]) {
-            *dst = unescaped; // a table, not a switch: its indirect jump mispredicted often
-            ++used;
+            *out++ = unescaped; // a table, not a switch: its indirect jump mispredicted often
         } else {
             p -= 2;
             return fail_syntax("invalid escape sequence in string");
@@ -308,7 +299,8 @@ std::string quoted_source(std::string_view text, std::size_t limit = 40) {
         i += n;
     }
     if (i < s.size()) out += "...";
-    return out += '"';
+    out += '"';
+    return out;
 }
 
 } // namespace

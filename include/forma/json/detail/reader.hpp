@@ -45,29 +45,35 @@ inline int utf8_sequence_length(const char* s, const char* end) noexcept {
     return 0;
 }
 
+/// Whether a string scan must look at `c`: '"', '\\', a control character or a non-ASCII byte.
+inline bool is_string_special(char c) noexcept {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80;
+}
+
 #if defined(__SSE2__)
-/// Bit i set when p[i] (i < 16) is a byte a string scan must look at.
-inline int string_special_mask(const char* p) noexcept {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+/// Bit i set when byte i of v is_string_special.
+inline int string_special_mask(__m128i v) noexcept {
     // A signed compare with 0x20 catches control characters and bytes >= 0x80 at once.
     const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
                                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
                                      _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
     return _mm_movemask_epi8(hit);
 }
+
+/// string_special_mask of the 16 bytes at p.
+inline int string_special_mask(const char* p) noexcept {
+    return string_special_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
 #endif
 
-/// First byte in [p, end) that a string scan must look at: '"', '\\', a control
-/// character or a non-ASCII byte; end if none.
+/// The first byte in [p, end) that is_string_special; end if none.
 inline const char* find_string_special(const char* p, const char* end) noexcept {
 #if defined(__SSE2__)
     for (; end - p >= 16; p += 16)
         if (const int mask = string_special_mask(p)) return p + __builtin_ctz(mask);
 #endif
-    for (; p < end; ++p) {
-        const auto c = static_cast<unsigned char>(*p);
-        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
-    }
+    while (p < end && !is_string_special(*p)) ++p;
     return p;
 }
 
@@ -442,7 +448,7 @@ private:
     }
 
     /// Whether [q, end) starts with a line break, n - 1 spaces and a byte that is not white space.
-    bool is_indentation(const char* q, std::size_t n) const noexcept {
+    [[gnu::always_inline]] bool is_indentation(const char* q, std::size_t n) const noexcept {
 #if defined(__SSE2__)
         if (end - q < 32) return false;
         const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
