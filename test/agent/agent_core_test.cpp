@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <map>
 
 using namespace agent_test;
 using forma::chat_client_agent;
@@ -297,4 +298,15 @@ TEST(unique_id, is_32_hex_digits_after_its_prefix_and_new_each_time) {
     EXPECT_EQ(plain.find_first_not_of("0123456789abcdef"), std::string::npos);
     EXPECT_NE(prefixed.substr(9), plain);
     EXPECT_NE(forma::make_unique_id("chatcmpl-"), prefixed);
+}
+
+TEST(unique_id, uses_every_hex_digit_about_equally) {
+    std::map<char, int> counts;
+    for (int i = 0; i < 1000; ++i)
+        for (const char c : forma::make_unique_id()) ++counts[c];
+    ASSERT_EQ(counts.size(), 16u); // 32,000 digits: 2,000 of each expected, a standard deviation of 43
+    for (const auto& [digit, count] : counts) {
+        EXPECT_GT(count, 1700) << digit;
+        EXPECT_LT(count, 2300) << digit;
+    }
 }
