@@ -3,38 +3,16 @@
 #include <forma/error.hpp>
 
 #include "../json/json_text.hpp"
+#include "../text/random_hex.hpp"
 
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-
-#include <cstdint>
-#include <cstring>
-#include <random>
 
 namespace forma {
 
 agent::~agent() = default;
 
-std::string make_unique_id(std::string_view prefix) {
-    thread_local std::mt19937_64 engine{std::random_device{}()};
-    // Eight nibbles (one per byte, 0..15) as lowercase hex digits, eight bytes at once: +'0',
-    // and 'a' - '0' - 10 more where the nibble is 10 or more (bit 4 of nibble + 6).
-    auto hex_digits = [](std::uint64_t nibbles) {
-        const std::uint64_t letters = ((nibbles + 0x0606060606060606u) >> 4) & 0x0101010101010101u;
-        return nibbles + 0x3030303030303030u + letters * ('a' - '0' - 10);
-    };
-    std::string id(prefix.size() + 32, '0');
-    prefix.copy(id.data(), prefix.size());
-    char* out = id.data() + prefix.size();
-    for (int half = 0; half < 2; ++half, out += 16) {
-        const std::uint64_t bits = engine();
-        const std::uint64_t low = hex_digits(bits & 0x0F0F0F0F0F0F0F0Fu);
-        const std::uint64_t high = hex_digits((bits >> 4) & 0x0F0F0F0F0F0F0F0Fu);
-        std::memcpy(out, &low, 8);
-        std::memcpy(out + 8, &high, 8);
-    }
-    return id;
-}
+std::string make_unique_id(std::string_view prefix) { return text_detail::random_hex_id(prefix); }
 
 forma::chat_options agent::effective_chat_options(const agent_run_options& run_options) const {
     forma::chat_options out = run_options.chat_options.value_or(forma::chat_options{});

@@ -6,6 +6,7 @@
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
+#include "../text/random_hex.hpp"
 #include "ordered_writes.hpp"
 #include "server_session.hpp"
 
@@ -19,7 +20,6 @@
 
 #include <chrono>
 #include <map>
-#include <random>
 #include <unistd.h>
 
 namespace forma::mcp {
@@ -39,17 +39,6 @@ net::http_reply json_reply(unsigned status, std::string body) {
 
 net::http_reply rpc_error_shape(unsigned status, std::string_view message) {
     return json_reply(status, rpc::error_reply(nullptr, invalid_request, json_detail::valid_utf8(message)));
-}
-
-std::string new_session_id() {
-    static thread_local std::mt19937_64 random{std::random_device{}()};
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string id;
-    for (int word = 0; word < 2; ++word) {
-        std::uint64_t bits = random();
-        for (int i = 0; i < 16; ++i, bits >>= 4) id += digits[bits & 15];
-    }
-    return id;
 }
 
 } // namespace
@@ -134,7 +123,7 @@ struct server::state {
         if (view.kind == rpc::message_kind::request && view.method == "initialize") {
             make_room();
             session = std::make_shared<detail::server_session>(catalog);
-            session_id = new_session_id();
+            session_id = text_detail::random_hex_id();
             sessions[session_id] = {session, std::chrono::steady_clock::now(), request.caller};
         } else {
             const std::string* given = request.header("Mcp-Session-Id");
