@@ -187,7 +187,12 @@ TEST(A2aServerPush, RetriesWhatMayPassAndGivesUpOnTheRest) {
         const json::value sent = co_await call(port, "SendMessage", send_params("slow 1000", {{"returnImmediately", true}, {"taskPushNotificationConfig", to_flaky}}));
         const std::string task = task_id_of(sent);
         (void)co_await call(port, "CreateTaskPushNotificationConfig", {{"taskId", task}, {"url", refusing.server.url("/")}});
-        co_await until([&] { return flaky.told_completed() && refusing.told_completed(); });
+        // The server counts a delivery once it has read the webhook's answer, after the receiver
+        // has seen the request: wait for the counts too.
+        co_await until([&] {
+            return flaky.told_completed() && refusing.told_completed() && a2a.push_deliveries().failed == refusing.received.size() &&
+                   a2a.push_deliveries().delivered + 2 == flaky.received.size();
+        });
         co_await s.finish();
         // flaky: every notification delivered, the first after two retries; refusing: each tried once.
         CO_ASSERT_TRUE(flaky.received.size() >= 4);
