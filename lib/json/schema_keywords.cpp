@@ -1,5 +1,6 @@
 // Non-template parts of JSON Schema generation: keywords, dialect rules, the root.
 #include <forma/json/detail/schema_context.hpp>
+#include <forma/json/schema_error.hpp>
 
 #include <boost/json/array.hpp>
 
@@ -164,6 +165,14 @@ void describe(boost::json::value& schema, std::string_view description, const st
     std::string text(description);
     if (!extras.empty()) text += text.empty() ? extras : " (" + extras + ")";
     object["description"] = text;
+}
+
+boost::json::value any_value_schema(const schema_context& c) {
+    if (c.strict())
+        throw schema_error("a boost::json::value (any JSON value) has no schema in OpenAI's strict dialect, which "
+                           "wants a type for every value and every member of every object: use the 2020-12 dialect "
+                           "or a described type");
+    return boost::json::object();
 }
 
 boost::json::object finish_root(boost::json::value body, schema_context& c) {

@@ -1,6 +1,8 @@
 #include <forma/reflect/mapped_kind.hpp>
 
 #include <boost/describe.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -55,6 +57,8 @@ TEST(mapped_kind, each_mapped_type_has_one_kind) {
     EXPECT_EQ((mapped_kind_v<std::unordered_map<std::string, point>>), mapped_kind::string_map);
     EXPECT_EQ((mapped_kind_v<std::variant<int, std::string>>), mapped_kind::variant);
     EXPECT_EQ(mapped_kind_v<point>, mapped_kind::described_struct);
+    EXPECT_EQ(mapped_kind_v<boost::json::value>, mapped_kind::json_value);
+    EXPECT_EQ(mapped_kind_v<boost::json::object>, mapped_kind::unmapped) << "any value, not any object";
 }
 
 TEST(mapped_kind, text_characters_undescribed_types_and_other_keys_are_unmapped) {
@@ -77,4 +81,5 @@ TEST(mapped_kind, json_type_names_follow_the_kind) {
     EXPECT_EQ(json_type_name(mapped_kind::null), "null");
     EXPECT_TRUE(json_type_name(mapped_kind::nullable).empty()) << "a nullable's type is its element's, or null";
     EXPECT_TRUE(json_type_name(mapped_kind::variant).empty());
+    EXPECT_TRUE(json_type_name(mapped_kind::json_value).empty()) << "any value has every type";
 }

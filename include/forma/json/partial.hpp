@@ -147,11 +147,12 @@ private:
     bool complete_ = false;
 };
 
-/// std::variant, string-keyed maps, std::array: known only when whole.
+/// std::variant, string-keyed maps, std::array, boost::json::value: known only when whole.
 template <class T>
     requires(reflect::mapped_kind_v<T> == reflect::mapped_kind::variant ||
              reflect::mapped_kind_v<T> == reflect::mapped_kind::string_map ||
-             reflect::mapped_kind_v<T> == reflect::mapped_kind::fixed_array)
+             reflect::mapped_kind_v<T> == reflect::mapped_kind::fixed_array ||
+             reflect::mapped_kind_v<T> == reflect::mapped_kind::json_value)
 class partial<T> {
 public:
     bool has_value() const noexcept { return value_.has_value(); }

@@ -6,6 +6,10 @@
 #include <type_traits>
 #include <variant>
 
+namespace boost::json {
+class value;
+} // namespace boost::json
+
 namespace forma::reflect {
 
 /** The kind of a C++ type that forma maps to JSON. Every mapped type has exactly one,
@@ -25,6 +29,7 @@ enum class mapped_kind {
     string_map,       // std::map and std::unordered_map keyed by std::string
     variant,          // std::variant of mapped types
     described_struct, // a struct with BOOST_DESCRIBE_STRUCT
+    json_value,       // boost::json::value: any JSON value, kept as it came
     unmapped,         // anything else: a compile-time error where it is used
 };
 
@@ -32,6 +37,7 @@ namespace detail {
 template <class T>
 constexpr mapped_kind kind_of() noexcept {
     if constexpr (std::is_same_v<T, bool>) return mapped_kind::boolean;
+    else if constexpr (std::is_same_v<T, boost::json::value>) return mapped_kind::json_value;
     else if constexpr (is_integer_v<T>) return mapped_kind::integer;
     else if constexpr (std::is_floating_point_v<T>) return mapped_kind::number;
     else if constexpr (std::is_same_v<T, std::string>) return mapped_kind::string;
@@ -69,7 +75,7 @@ constexpr bool is_number_kind(mapped_kind k) noexcept {
 
 /** The JSON Schema type of a kind's values: "boolean", "integer", "number", "string",
     "null", "array" or "object"; empty for nullable and variant, whose type is their
-    alternatives'.
+    alternatives', and for json_value, which has every type.
 */
 constexpr std::string_view json_type_name(mapped_kind k) noexcept {
     switch (k) {

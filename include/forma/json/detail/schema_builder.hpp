@@ -149,6 +149,8 @@ boost::json::value emit(schema_context& c) {
             (alternatives.push_back(emit<Ts>(c)), ...);
         }(static_cast<T*>(nullptr));
         return boost::json::object{{"anyOf", std::move(alternatives)}};
+    } else if constexpr (kind == mapped_kind::json_value) {
+        return any_value_schema(c);
     } else {
         return struct_schema<T>(c);
     }

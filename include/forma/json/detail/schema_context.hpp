@@ -58,6 +58,9 @@ boost::json::object integer_schema(bool is_signed, std::size_t size);
 boost::json::value nullable_schema(boost::json::value inner);
 boost::json::value string_map_schema(boost::json::value value_schema, const schema_context& c);
 boost::json::value reference_schema(std::string_view name);
+/// The schema of any JSON value, `{}`. @throws schema_error in the strict dialect, which has
+/// none: OpenAI's strict mode wants a type for every value and every member of every object.
+boost::json::value any_value_schema(const schema_context& c);
 
 /// Adds the number, string and item keywords of `info` that apply to a schema of
 /// `kind` ("integer", "number", "string", "array"). In the strict dialect, keywords

@@ -56,6 +56,7 @@ std::string kind_name() {
     constexpr mapped_kind kind = reflect::mapped_kind_v<T>;
     if constexpr (kind == mapped_kind::nullable) return kind_name<reflect::nullable_element_t<T>>() + " or null";
     else if constexpr (kind == mapped_kind::variant) return variant_kinds<T>::get();
+    else if constexpr (kind == mapped_kind::json_value) return "any JSON value";
     else return std::string(reflect::json_type_name(kind));
 }
 
@@ -71,6 +72,7 @@ constexpr bool accepts_first_char(char c) {
     else if constexpr (kind == mapped_kind::string_map) return c == '{' || c == '['; // or the strict pair form
     else if constexpr (reflect::is_array_kind(kind)) return c == '[';
     else if constexpr (kind == mapped_kind::null) return c == 'n';
+    else if constexpr (kind == mapped_kind::json_value) return true;
     else if constexpr (kind == mapped_kind::nullable)
         return c == 'n' || accepts_first_char<reflect::nullable_element_t<T>>(c);
     else
@@ -120,6 +122,9 @@ inline bool read_bool(reader& r, bool& out) {
     if (read_literal(r, "false", 5)) return out = false, true;
     return r.fail_type("boolean");
 }
+
+/// Reads any JSON value into `out` (in `out`'s storage), checked as skip_value checks one.
+bool read_json_value(reader& r, boost::json::value& out);
 
 /// True when a number that from_chars found out of range is too small, not too large.
 bool is_underflow(std::string_view number_text) noexcept;
@@ -446,9 +451,33 @@ bool read_map(reader& r, M& out) {
     }
 }
 
+/// Reads the one alternative of V that can start with `first` (the only one to try): its
+/// errors are its own, at their own path.
+template <class V>
+bool read_only_alternative(reader& r, V& out, char first) {
+    bool read = false;
+    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<std::variant_size_v<V>>>([&](auto I) {
+        using A = std::variant_alternative_t<I, V>;
+        if (!accepts_first_char<A>(first)) return;
+        A value{};
+        if ((read = read_value(r, value))) out.template emplace<I>(std::move(value));
+    });
+    return read;
+}
+
 template <class V>
 bool read_variant(reader& r, V& out) {
     const char first = *r.p;
+    const std::size_t accepting = []<class... Ts>(std::variant<Ts...>*, char c) {
+        return (std::size_t{accepts_first_char<Ts>(c)} + ...);
+    }(static_cast<V*>(nullptr), first);
+    if (accepting == 1) {
+        // Tried whole as any alternative is: errors inside it are one error of the value.
+        std::vector<json_error>* const collecting = r.pause_collecting();
+        const bool read = read_only_alternative(r, out, first);
+        r.resume_collecting(collecting);
+        return read;
+    }
     const char* start = r.p;
     const std::size_t depth = r.depth();
     std::string reasons;
@@ -708,7 +737,7 @@ bool read_value(reader& r, T& out) {
     static_assert(kind != mapped_kind::unmapped,
                   "forma maps bool, integers, floating point, std::string, described enums and "
                   "structs, std::optional, std::unique_ptr, vector/list/deque/array, string-keyed "
-                  "maps and std::variant of these; this type is none of them");
+                  "maps, std::variant of these and boost::json::value; this type is none of them");
     if (r.at_end()) return r.fail_syntax("unexpected end of input, expected a value");
     if constexpr (kind == mapped_kind::boolean) return read_bool(r, out);
     else if constexpr (kind == mapped_kind::integer) return read_integer(r, out);
@@ -721,6 +750,7 @@ bool read_value(reader& r, T& out) {
     else if constexpr (kind == mapped_kind::fixed_array) return read_array(r, out);
     else if constexpr (kind == mapped_kind::string_map) return read_map(r, out);
     else if constexpr (kind == mapped_kind::variant) return read_variant(r, out);
+    else if constexpr (kind == mapped_kind::json_value) return read_json_value(r, out);
     else return struct_reader<T>::read(r, out);
 }
 

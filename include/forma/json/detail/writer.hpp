@@ -71,6 +71,10 @@ private:
 template <class T>
 bool write_value(writer& w, const T& v);
 
+/// Writes any JSON value: its strings escaped as every string (invalid UTF-8 is an error),
+/// its numbers as every number (a double that is not finite is an error).
+bool write_json_value(writer& w, const boost::json::value& v);
+
 /** Writes the shortest text that reads back as the finite `v`, as std::to_chars without a
     format writes it (the same characters), and returns its end: at most 24 bytes of text, in
     a buffer of shortest_text_room bytes at `out` (the rest is scratch). Dragonbox's digits:
@@ -191,6 +195,8 @@ bool write_value(writer& w, const T& v) {
         return write_map(w, v);
     } else if constexpr (kind == mapped_kind::variant) {
         return std::visit([&](const auto& alternative) { return write_value(w, alternative); }, v);
+    } else if constexpr (kind == mapped_kind::json_value) {
+        return write_json_value(w, v);
     } else {
         return write_struct(w, v);
     }
