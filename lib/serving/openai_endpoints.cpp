@@ -10,13 +10,10 @@
 #include "openai_request.hpp"
 #include "openai_shapes.hpp"
 
-#include <boost/json/monotonic_resource.hpp>
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
+#include <boost/json/object.hpp>
 
 #include <charconv>
 #include <cstddef>
-#include <variant>
 
 namespace forma::serving {
 
@@ -75,18 +72,12 @@ struct openai_endpoints::state {
     openai_endpoints_options options;
     served_agent core;
 
-    // The body as a JSON object, or the error reply to send. Its tree is made in `storage`.
-    static std::variant<json::object, net::http_reply> body_of(const net::server_request& request, json::storage_ptr storage = {}) {
+    // The reply refusing a body that is not JSON by its Content-Type, or none.
+    static std::optional<net::http_reply> refused_media_type(const net::server_request& request) {
         const std::string* type = request.header("Content-Type");
         if (!type || !net::detail::has_media_type(*type, net::detail::json_media_type))
             return openai_error_shape(415, "the body must be JSON (Content-Type: application/json)");
-        boost::system::error_code ec;
-        json::value body = json::parse(request.body, ec, std::move(storage));
-        if (ec || !body.is_object()) {
-            const std::string why = ec ? "the body is not JSON: " + ec.message() : std::string("the body must be a JSON object");
-            return json_reply(400, error_body(why, "invalid_request_error"));
-        }
-        return std::move(body.get_object());
+        return std::nullopt;
     }
 
     static asio::awaitable<void> send(net::response_writer& writer, net::http_reply reply) { co_await writer.send(std::move(reply)); }
@@ -96,15 +87,10 @@ struct openai_endpoints::state {
     // Read at once, then answered by one coroutine (whole or streamed): each coroutine frame
     // on a request's way costs an allocation.
     asio::awaitable<void> chat_completions(net::server_request& request, net::response_writer& writer) {
-        // The body's tree lives while it is read, in a buffer on this function's stack (a longer
-        // body's in blocks freed together): read_chat_request copies out what the run keeps.
-        alignas(std::max_align_t) unsigned char buffer[2048];
-        json::monotonic_resource arena(buffer, sizeof buffer);
-        std::variant<json::object, net::http_reply> body = body_of(request, &arena);
-        if (auto* refused = std::get_if<net::http_reply>(&body)) return send(writer, std::move(*refused));
+        if (std::optional<net::http_reply> refused = refused_media_type(request)) return send(writer, std::move(*refused));
         detail::run_request run;
         try {
-            run = detail::read_chat_request(std::get<json::object>(body));
+            run = detail::read_chat_request(request.body);
         } catch (const detail::request_error& e) {
             return send(writer, invalid_request(e));
         }
@@ -180,16 +166,16 @@ struct openai_endpoints::state {
     // ---- Responses -------------------------------------------------------------------
 
     asio::awaitable<void> create_response(net::server_request& request, net::response_writer& writer) {
-        std::variant<json::object, net::http_reply> parsed = body_of(request);
-        if (auto* refused_body = std::get_if<net::http_reply>(&parsed)) {
+        if (std::optional<net::http_reply> refused_body = refused_media_type(request)) {
             co_await writer.send(std::move(*refused_body));
             co_return;
         }
-        const json::object* body = &std::get<json::object>(parsed);
+        detail::responses_request_body body;
         detail::run_request run;
         std::optional<detail::request_error> refused;
         try {
-            run = detail::read_responses_request(*body);
+            body = detail::read_responses_body(request.body);
+            run = detail::read_responses_request(body);
         } catch (const detail::request_error& e) {
             refused = e;
         }
@@ -236,7 +222,7 @@ struct openai_endpoints::state {
             context_id = make_unique_id();
         }
         agent_task task{.id = make_unique_id("resp_"), .context_id = context_id, .owner = owner, .input = run.input};
-        task.properties = detail::response_base(task.id, options.model, unix_now(), *body);
+        task.properties = detail::response_base(task.id, options.model, unix_now(), body);
         co_await core.tasks()->create(task);
         core.start(task, std::move(run.input), std::move(run.options));
         try {

@@ -4,6 +4,7 @@
 #include "../json/json_text.hpp"
 
 #include <forma/error.hpp>
+#include <forma/json/from_json.hpp>
 #include <forma/json/schema_validator.hpp>
 #include <forma/json/strict_rules.hpp>
 
@@ -37,12 +38,6 @@ struct element_place {
     }
 };
 
-// The text of the string member `key`, or "" (a view into `o`, which may hold invalid UTF-8).
-std::string_view string_view_member(const json::object& o, std::string_view key) {
-    const json::value* v = o.if_contains(key);
-    return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
-}
-
 chat_role role_named(std::string_view role, const element_place& at, std::string_view member) {
     if (role == "system" || role == "developer") return chat_role::system();
     if (role == "user") return chat_role::user();
@@ -52,42 +47,48 @@ chat_role role_named(std::string_view role, const element_place& at, std::string
 }
 
 // A message's content: a string, or parts of text (text, input_text, output_text) and images.
-std::vector<content> contents_of(const json::value* value, const element_place& place, std::string_view member) {
+std::vector<content> contents_of(content_body& body, const element_place& place, std::string_view member) {
     std::vector<content> out;
-    if (!value || value->is_null()) return out;
-    if (value->is_string()) {
-        out.emplace_back(text_content(std::string(value->get_string())));
+    if (!body) return out;
+    if (std::string* text = std::get_if<std::string>(&*body)) {
+        out.emplace_back(text_content(std::move(*text)));
         return out;
     }
-    if (!value->is_array()) refuse(place + member, "content must be a string or an array of parts");
-    std::size_t i = 0;
-    for (const json::value& p : value->get_array()) {
-        const auto at = [&, index = i++] { return (place + member).append("[").append(std::to_string(index)).append("]"); };
-        const json::object* part = p.if_object();
-        if (!part) refuse(at(), "a content part must be an object");
-        const std::string type = json_detail::string_member(*part, "type");
+    std::vector<content_part_body>& parts = std::get<std::vector<content_part_body>>(*body);
+    out.reserve(parts.size());
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        content_part_body& part = parts[i];
+        const std::string& type = part.type;
         if (type == "text" || type == "input_text" || type == "output_text") {
-            out.emplace_back(text_content(json_detail::string_member(*part, "text")));
-        } else if (type == "image_url") {
-            const json::value* image = part->if_contains("image_url");
-            const std::string url = image && image->is_object() ? json_detail::string_member(image->get_object(), "url") : "";
-            out.emplace_back(uri_content(url, "image/*"));
-        } else if (type == "input_image") {
-            out.emplace_back(uri_content(json_detail::string_member(*part, "image_url"), "image/*"));
+            out.emplace_back(text_content(std::move(part.text).value_or("")));
+        } else if (type == "image_url" || type == "input_image") {
+            std::string url;
+            if (part.image_url)
+                url = std::visit([](auto& u) -> std::string {
+                    if constexpr (std::is_same_v<std::decay_t<decltype(u)>, std::string>) return std::move(u);
+                    else return std::move(u.url);
+                }, *part.image_url);
+            out.emplace_back(uri_content(std::move(url), "image/*"));
         } else {
-            refuse(at() + ".type", "content parts of type \"" + type + "\" are not taken");
+            refuse((place + member).append("[").append(std::to_string(i)).append("].type"),
+                   "content parts of type \"" + type + "\" are not taken");
         }
     }
     return out;
 }
 
-json::object arguments_of(std::string_view text) {
+json::object arguments_of(const std::optional<std::string>& text) {
+    if (!text) return json::object();
     boost::system::error_code ec;
-    json::value v = json::parse(text, ec);
+    json::value v = json::parse(*text, ec);
     return !ec && v.is_object() ? std::move(v.get_object()) : json::object();
 }
 
-void read_format(const json::object& format, const std::string& param, agent_run_options& options) {
+void read_format(const json::value& format_value, const std::string& param, agent_run_options& options) {
+    if (format_value.is_null()) return;
+    const json::object* found = format_value.if_object();
+    if (!found) refuse(param, "a response format must be an object");
+    const json::object& format = *found;
     const std::string type = json_detail::string_member(format, "type");
     if (type == "text") return;
     if (type == "json_object") {
@@ -120,50 +121,21 @@ void read_format(const json::object& format, const std::string& param, agent_run
     }
 }
 
-// The members of a request's body that either endpoint reads (null where absent), found in one
-// pass: a body has a few members, and a lookup for each name read would compare more.
-struct request_members {
-    const json::value *model{}, *messages{}, *input{}, *tools{}, *response_format{}, *text{}, *stream{}, *stream_options{},
-        *background{}, *store{}, *previous_response_id{};
-    const json::value *temperature{}, *top_p{}, *seed{}, *stop{}, *instructions{}, *max_tokens{}, *max_completion_tokens{},
-        *max_output_tokens{};
-
-    explicit request_members(const json::object& body) {
-        for (const json::key_value_pair& member : body)
-            if (const json::value** slot = slot_of(member.key())) *slot = &member.value();
-    }
-
-private:
-    const json::value** slot_of(std::string_view key) {
-        using namespace std::string_view_literals;
-        for (auto [name, slot] : {std::pair{"model"sv, &model}, {"messages"sv, &messages}, {"input"sv, &input}, {"tools"sv, &tools},
-                                  {"response_format"sv, &response_format}, {"text"sv, &text}, {"stream"sv, &stream},
-                                  {"stream_options"sv, &stream_options}, {"background"sv, &background}, {"store"sv, &store},
-                                  {"previous_response_id"sv, &previous_response_id}, {"temperature"sv, &temperature}, {"top_p"sv, &top_p},
-                                  {"seed"sv, &seed}, {"stop"sv, &stop}, {"instructions"sv, &instructions}, {"max_tokens"sv, &max_tokens},
-                                  {"max_completion_tokens"sv, &max_completion_tokens}, {"max_output_tokens"sv, &max_output_tokens}})
-            if (key == name) return slot;
-        return nullptr;
-    }
-};
-
-// temperature, top_p, seed, stop, and the output token limit (the last of `max_tokens` given).
-// Chat options are set only when the request has one: the agent's own are merged with them.
-void read_sampling(const request_members& body, std::initializer_list<const json::value*> max_tokens, agent_run_options& options) {
+// temperature, top_p, seed, stop, instructions, and the output token limit (the last of
+// `max_tokens` given). Chat options are set only when the request has one: the agent's own
+// are merged with them.
+void read_sampling(const request_body_base& body, std::initializer_list<std::optional<std::int64_t>> max_tokens, agent_run_options& options) {
     const auto chat = [&]() -> chat_options& { return options.chat_options ? *options.chat_options : options.chat_options.emplace(); };
-    if (const json::value* t = body.temperature; t && t->is_number()) chat().temperature = t->to_number<double>();
-    if (const json::value* p = body.top_p; p && p->is_number()) chat().top_p = p->to_number<double>();
-    if (const json::value* s = body.seed; s && s->is_int64()) chat().seed = s->get_int64();
-    for (const json::value* m : max_tokens)
-        if (m && m->is_int64()) chat().max_output_tokens = m->get_int64();
-    if (const json::value* stop = body.stop) {
-        if (stop->is_string()) chat().stop_sequences.emplace_back(stop->get_string());
-        if (stop->is_array())
-            for (const json::value& s : stop->get_array())
-                if (s.is_string()) chat().stop_sequences.emplace_back(s.get_string());
+    if (body.temperature) chat().temperature = *body.temperature;
+    if (body.top_p) chat().top_p = *body.top_p;
+    if (body.seed) chat().seed = *body.seed;
+    for (const std::optional<std::int64_t>& m : max_tokens)
+        if (m) chat().max_output_tokens = *m;
+    if (body.stop) {
+        if (const std::string* one = std::get_if<std::string>(&*body.stop)) chat().stop_sequences.push_back(*one);
+        else chat().stop_sequences = std::get<std::vector<std::string>>(*body.stop);
     }
-    if (const json::value* instructions = body.instructions; instructions && instructions->is_string())
-        chat().instructions = std::string(instructions->get_string());
+    if (body.instructions) chat().instructions = *body.instructions;
 }
 
 // {"approved": bool, "reason"?: string} as a tool's result: whether, and why.
@@ -191,105 +163,122 @@ std::optional<function_call_content> ask_approval_of(std::vector<chat_message>& 
     return std::nullopt;
 }
 
-void refuse_client_tools(const request_members& body) {
-    if (const json::value* tools = body.tools; tools && tools->is_array() && !tools->get_array().empty())
+void refuse_client_tools(const request_body_base& body) {
+    if (body.tools && body.tools->is_array() && !body.tools->get_array().empty())
         refuse("tools", "this model is an agent whose tools run inside it; a request's own tools are not taken");
 }
 
 } // namespace
 
-run_request read_chat_request(const json::object& object) {
-    const request_members body(object);
+namespace {
+
+// OpenAI's name of the member at a JSON Pointer: "/messages/0/role" is "messages[0].role".
+std::string param_of(std::string_view pointer) {
+    std::string out;
+    while (!pointer.empty()) {
+        pointer.remove_prefix(1); // the '/'
+        const std::size_t cut = std::min(pointer.find('/'), pointer.size());
+        std::string token;
+        for (std::size_t i = 0; i < cut; ++i) {
+            if (pointer[i] == '~' && i + 1 < cut) token += pointer[++i] == '1' ? '/' : '~';
+            else token += pointer[i];
+        }
+        pointer.remove_prefix(cut);
+        const bool index = !token.empty() && std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (index) out.append("[").append(token).append("]");
+        else out.append(out.empty() ? "" : ".").append(token);
+    }
+    return json_detail::valid_utf8(out);
+}
+
+// The body read as a `Body`. @throws request_error naming the member at fault.
+template <class Body>
+Body read_body(std::string_view json) {
+    boost::system::result<Body, json_error> read = try_from_json<Body>(json);
+    if (!read) refuse(param_of(read.error().path()), read.error().what());
+    return std::move(*read);
+}
+
+} // namespace
+
+responses_request_body read_responses_body(std::string_view json) { return read_body<responses_request_body>(json); }
+
+run_request read_chat_request(std::string_view json) {
+    chat_request_body body = read_body<chat_request_body>(json);
     run_request out;
-    out.model = json_detail::string_of(body.model);
-    const json::value* messages = body.messages;
-    if (!messages || !messages->is_array() || messages->get_array().empty())
-        refuse("messages", "messages must be a non-empty array");
+    out.model = std::move(body.model).value_or("");
+    if (!body.messages || body.messages->empty()) refuse("messages", "messages must be a non-empty array");
     refuse_client_tools(body);
-    out.input.reserve(messages->get_array().size());
-    std::size_t i = 0;
-    for (const json::value& m : messages->get_array()) {
-        const element_place place{"messages", i++};
-        const json::object* message = m.if_object();
-        if (!message) refuse(place + "", "a message must be an object");
-        const std::string_view role_text = string_view_member(*message, "role");
+    out.input.reserve(body.messages->size());
+    for (std::size_t i = 0; i < body.messages->size(); ++i) {
+        chat_message_body& message = (*body.messages)[i];
+        const element_place place{"messages", i};
+        const std::string_view role_text = message.role ? std::string_view(*message.role) : std::string_view();
         const chat_role role = role_named(role_text, place, ".role");
         std::vector<content> contents;
         if (role_text == "tool") {
             std::string result;
-            for (const content& c : contents_of(message->if_contains("content"), place, ".content"))
+            for (const content& c : contents_of(message.content, place, ".content"))
                 if (const auto* t = std::get_if<text_content>(&c)) result += t->text;
-            contents.emplace_back(function_result_content(json_detail::string_member(*message, "tool_call_id"), json::value(result)));
+            contents.emplace_back(function_result_content(std::move(message.tool_call_id).value_or(""), json::value(result)));
         } else {
-            contents = contents_of(message->if_contains("content"), place, ".content");
+            contents = contents_of(message.content, place, ".content");
         }
-        if (const json::value* calls = message->if_contains("tool_calls"); calls && calls->is_array()) {
-            for (const json::value& c : calls->get_array()) {
-                const json::object* call = c.if_object();
-                const json::value* function = call ? call->if_contains("function") : nullptr;
-                if (!function || !function->is_object()) refuse(place + ".tool_calls", "a tool call needs a function");
-                const json::object& f = function->get_object();
-                contents.emplace_back(function_call_content(json_detail::string_member(*call, "id"), json_detail::string_member(f, "name"),
-                                                            arguments_of(json_detail::string_member(f, "arguments"))));
-            }
-        }
+        if (message.tool_calls)
+            for (tool_call_body& call : *message.tool_calls)
+                contents.emplace_back(function_call_content(std::move(call.id).value_or(""), std::move(call.function.name).value_or(""),
+                                                            arguments_of(call.function.arguments)));
         out.input.emplace_back(role, std::move(contents));
     }
     read_approval_answers(out.input, {}, "messages");
-    if (const json::value* format = body.response_format; format && format->is_object())
-        read_format(format->get_object(), "response_format", out.options);
+    if (body.response_format) read_format(*body.response_format, "response_format", out.options);
     read_sampling(body, {body.max_tokens, body.max_completion_tokens}, out.options);
-    if (const json::value* s = body.stream; s && s->is_bool()) out.stream = s->get_bool();
-    if (const json::value* so = body.stream_options; so && so->is_object())
-        if (const json::value* u = so->get_object().if_contains("include_usage"); u && u->is_bool()) out.include_usage = u->get_bool();
+    out.stream = body.stream.value_or(false);
+    out.include_usage = body.stream_options && body.stream_options->include_usage.value_or(false);
     return out;
 }
 
-run_request read_responses_request(const json::object& object) {
-    const request_members body(object);
+run_request read_responses_request(responses_request_body& body) {
     run_request out;
-    out.model = json_detail::string_of(body.model);
+    out.model = body.model.value_or("");
     refuse_client_tools(body);
-    const json::value* input = body.input;
-    if (!input || (!input->is_string() && !input->is_array())) refuse("input", "input must be text or an array of messages");
-    if (input->is_string()) {
-        out.input.emplace_back(chat_role::user(), std::string(input->get_string()));
+    if (!body.input) refuse("input", "input must be text or an array of messages");
+    if (std::string* text = std::get_if<std::string>(&*body.input)) {
+        out.input.emplace_back(chat_role::user(), std::move(*text));
     } else {
-        std::size_t i = 0;
-        for (const json::value& item_value : input->get_array()) {
-            const element_place place{"input", i++};
-            const json::object* item = item_value.if_object();
-            if (!item) refuse(place + "", "an input item must be an object");
-            const std::string type = json_detail::string_member(*item, "type");
+        std::vector<input_item_body>& items = std::get<std::vector<input_item_body>>(*body.input);
+        out.input.reserve(items.size());
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            input_item_body& item = items[i];
+            const element_place place{"input", i};
+            const std::string type = item.type.value_or("");
             if (type == "function_call") {
                 out.input.emplace_back(chat_role::assistant(), std::vector<content>{function_call_content(
-                                                                   json_detail::string_member(*item, "call_id"), json_detail::string_member(*item, "name"),
-                                                                   arguments_of(json_detail::string_member(*item, "arguments")))});
+                                                                   std::move(item.call_id).value_or(""), std::move(item.name).value_or(""),
+                                                                   arguments_of(item.arguments))});
             } else if (type == "function_call_output") {
                 out.input.emplace_back(chat_role::tool(), std::vector<content>{function_result_content(
-                                                              json_detail::string_member(*item, "call_id"),
-                                                              json::value(json_detail::string_member(*item, "output")))});
+                                                              std::move(item.call_id).value_or(""), json::value(std::move(item.output).value_or("")))});
             } else if (type.empty() || type == "message") {
-                out.input.emplace_back(role_named(string_view_member(*item, "role"), place, ".role"),
-                                       contents_of(item->if_contains("content"), place, ".content"));
+                const chat_role role = role_named(item.role ? std::string_view(*item.role) : std::string_view(), place, ".role");
+                out.input.emplace_back(role, contents_of(item.content, place, ".content"));
             } else {
                 refuse(place + ".type", "input items of type \"" + type + "\" are not taken");
             }
         }
         if (out.input.empty()) refuse("input", "input must hold at least one message");
     }
-    if (const json::value* text = body.text; text && text->is_object())
-        if (const json::value* format = text->get_object().if_contains("format"); format && format->is_object())
-            read_format(format->get_object(), "text.format", out.options);
-    read_sampling(body, {body.max_output_tokens}, out.options);
-    if (const json::value* s = body.stream; s && s->is_bool()) out.stream = s->get_bool();
-    if (const json::value* b = body.background; b && b->is_bool()) out.background = b->get_bool();
-    if (const json::value* kept = body.store; kept && !kept->is_null()) {
-        if (!kept->is_bool()) refuse("store", "store must be true or false");
-        out.store = kept->get_bool();
+    if (body.text && !body.text->is_null()) {
+        const json::object* text = body.text->if_object();
+        if (!text) refuse("text", "text must be an object");
+        if (const json::value* format = text->if_contains("format")) read_format(*format, "text.format", out.options);
     }
+    read_sampling(body, {body.max_output_tokens}, out.options);
+    out.stream = body.stream.value_or(false);
+    out.background = body.background.value_or(false);
+    out.store = body.store.value_or(true);
     if (out.background && !out.store) refuse("store", "a background response is stored: background needs store true");
-    out.previous_response_id = json_detail::string_of(body.previous_response_id);
+    out.previous_response_id = body.previous_response_id.value_or("");
     return out;
 }
 

@@ -5,9 +5,8 @@
 #include <forma/agent/agent_run_options.hpp>
 #include <forma/model/chat_message.hpp>
 
+#include "openai_request_body.hpp"
 #include "request_error.hpp"
-
-#include <boost/json/object.hpp>
 
 #include <string>
 #include <string_view>
@@ -26,10 +25,12 @@ struct run_request {
     std::string previous_response_id{};     ///< responses
 };
 
-/// POST /chat/completions. @throws request_error.
-run_request read_chat_request(const boost::json::object& body);
-/// POST /responses. @throws request_error.
-run_request read_responses_request(const boost::json::object& body);
+/// POST /chat/completions: the body's JSON read. @throws request_error.
+run_request read_chat_request(std::string_view body);
+/// A Responses body's JSON read, every member's type checked. @throws request_error naming the member.
+responses_request_body read_responses_body(std::string_view json);
+/// POST /responses: what read_responses_body read (its strings are moved out). @throws request_error.
+run_request read_responses_request(responses_request_body& body);
 
 /** The caller's answers to the approval requests the endpoints sent as tool calls: a tool
     result {"approved": bool, "reason"?: string} for a call in `input`, or for one of `pending`

@@ -2,8 +2,9 @@
 
 #include "../json/json_text.hpp"
 
-
 #include <boost/json/serialize.hpp>
+
+#include <cmath>
 
 namespace forma::serving::detail {
 
@@ -164,36 +165,39 @@ std::string chat_chunks::usage(const std::optional<usage_details>& usage) const 
     return out;
 }
 
-json::object response_base(const std::string& id, std::string_view model, std::int64_t created_at, const json::object& request) {
-    auto from_request = [&](std::string_view key, json::value fallback) {
-        const json::value* v = request.if_contains(key);
-        return v && !v->is_null() ? *v : fallback;
+json::object response_base(const std::string& id, std::string_view model, std::int64_t created_at, const responses_request_body& request) {
+    // The request's settings as given (a number sent as an integer stays one), or OpenAI's defaults.
+    auto number = [](const std::optional<double>& v, json::value fallback) -> json::value {
+        if (!v) return fallback;
+        if (std::trunc(*v) == *v && std::abs(*v) < 9.0e15) return static_cast<std::int64_t>(*v);
+        return *v;
     };
+    auto text_or_null = [](const std::optional<std::string>& v) -> json::value { return v ? json::value(*v) : json::value(); };
     json::object text{{"format", {{"type", "text"}}}};
-    if (const json::value* t = request.if_contains("text"); t && t->is_object()) text = t->get_object();
+    if (request.text && request.text->is_object()) text = request.text->get_object();
     return {{"id", id},
             {"object", "response"},
             {"created_at", created_at},
             {"status", "in_progress"},
-            {"background", from_request("background", false)},
+            {"background", request.background.value_or(false)},
             {"error", nullptr},
             {"incomplete_details", nullptr},
-            {"instructions", from_request("instructions", nullptr)},
-            {"max_output_tokens", from_request("max_output_tokens", nullptr)},
+            {"instructions", text_or_null(request.instructions)},
+            {"max_output_tokens", request.max_output_tokens ? json::value(*request.max_output_tokens) : json::value()},
             {"model", model},
             {"output", json::array{}},
             {"parallel_tool_calls", true},
-            {"previous_response_id", from_request("previous_response_id", nullptr)},
+            {"previous_response_id", text_or_null(request.previous_response_id)},
             {"reasoning", nullptr},
             {"service_tier", "default"},
-            {"store", from_request("store", true)},
-            {"temperature", from_request("temperature", 1)},
+            {"store", request.store.value_or(true)},
+            {"temperature", number(request.temperature, 1)},
             {"text", std::move(text)},
             {"tool_choice", "auto"},
             {"tools", json::array{}},
-            {"top_p", from_request("top_p", 1)},
+            {"top_p", number(request.top_p, 1)},
             {"truncation", "disabled"},
-            {"metadata", from_request("metadata", json::object{})}};
+            {"metadata", request.metadata && !request.metadata->is_null() ? *request.metadata : json::value(json::object{})}};
 }
 
 std::string message_item_id(const agent_task& task) { return "msg_" + task.id; }

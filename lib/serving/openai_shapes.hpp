@@ -5,6 +5,8 @@
 #include <forma/agent/agent_task.hpp>
 #include <forma/model/agent_response.hpp>
 
+#include "openai_request_body.hpp"
+
 #include <boost/json/object.hpp>
 
 #include <cstdint>
@@ -50,7 +52,7 @@ private:
 
 /// The fields of a Response that do not change as it runs (id, model, created_at, the request's settings).
 boost::json::object response_base(const std::string& id, std::string_view model, std::int64_t created_at,
-                                  const boost::json::object& request);
+                                  const responses_request_body& request);
 
 /// The Response of `task` as it stands: its status, its message item and a function_call item per
 /// approval request (answered by a function_call_output {"approved": bool}), its usage or error.

@@ -225,7 +225,7 @@ TEST(OpenaiEndpoints, ARunKeepsItsFormatAndInputPastTheRequestsBody) {
 }
 
 // The sampling parameters of either body reach the run as its chat options, whatever their order;
-// a member of the wrong type is left out, and a body with none sets no chat options.
+// a body with none sets no chat options.
 TEST(OpenaiEndpoints, SamplingParametersReachTheRunInAnyOrder) {
     asio::io_context io;
     format_keeping_agent served(io.get_executor());
@@ -234,7 +234,7 @@ TEST(OpenaiEndpoints, SamplingParametersReachTheRunInAnyOrder) {
     const std::vector<std::pair<std::string, std::string>> requests{
         {"/v1/chat/completions", R"({"max_completion_tokens":20,"stop":["a","b"],"seed":7,"top_p":0.25,)" + messages +
                                      R"(,"temperature":0.5,"max_tokens":10,"instructions":"be brief","model":"m"})"},
-        {"/v1/chat/completions", R"({"model":"m","stop":"z","temperature":"hot","seed":1.5,)" + messages + "}"},
+        {"/v1/chat/completions", R"({"model":"m","stop":"z","temperature":null,)" + messages + "}"},
         {"/v1/chat/completions", R"({"model":"m",)" + messages + "}"},
         {"/v1/responses", R"({"max_tokens":5,"input":"hi","max_output_tokens":30,"model":"m","temperature":1})"},
     };
@@ -256,8 +256,7 @@ TEST(OpenaiEndpoints, SamplingParametersReachTheRunInAnyOrder) {
     EXPECT_EQ(all.instructions, "be brief");
     ASSERT_TRUE(served.sampling[1]);
     EXPECT_EQ(served.sampling[1]->stop_sequences, std::vector<std::string>{"z"});
-    EXPECT_FALSE(served.sampling[1]->temperature) << "a temperature that is not a number is left out";
-    EXPECT_FALSE(served.sampling[1]->seed) << "a seed that is not an integer is left out";
+    EXPECT_FALSE(served.sampling[1]->temperature) << "null, as absent";
     EXPECT_FALSE(served.sampling[2]) << "no parameter, no chat options: the agent's own stay";
     ASSERT_TRUE(served.sampling[3]);
     EXPECT_EQ(served.sampling[3]->max_output_tokens, 30) << "Responses reads max_output_tokens only";
@@ -466,6 +465,57 @@ TEST(OpenaiEndpoints, AnswersBadRequestsInOpenAiErrorShape) {
         EXPECT_EQ(loose_strict.result_int(), 400u) << loose_strict.body();
         EXPECT_EQ(error_of(loose_strict).at("param").as_string(), "text.format.schema");
     }());
+}
+
+// Every member read is read as its type: one of another type is a 400 naming it, as OpenAI
+// answers, not a setting silently dropped. Members not read are skipped, checked as JSON.
+TEST(OpenaiEndpoints, AMemberOfTheWrongTypeIsA400NamingIt) {
+    asio::io_context io;
+    forma_test::trigger_agent served(io.get_executor());
+    forma::serving::openai_endpoints endpoints(served);
+    const std::string hi = R"("messages":[{"role":"user","content":"hi"}])";
+    struct refused {
+        std::string path, body, param, reason;
+    };
+    const std::vector<refused> requests{
+        {"/v1/chat/completions", R"({"temperature":"hot",)" + hi + "}", "temperature", "expected number"},
+        {"/v1/chat/completions", R"({"seed":1.5,)" + hi + "}", "seed", "integer"},
+        {"/v1/chat/completions", R"({"stream":"yes",)" + hi + "}", "stream", "expected boolean"},
+        {"/v1/chat/completions", R"({"stream_options":{"include_usage":1},)" + hi + "}", "stream_options.include_usage", "boolean"},
+        {"/v1/chat/completions", R"({"messages":[{"role":"assistant","tool_calls":[{"id":"c","function":{"name":5}}]}]})",
+         "messages[0].tool_calls[0].function.name", "expected string"},
+        {"/v1/chat/completions", R"({"messages":[{"role":"user","content":[{"type":"text","text":7}]}]})", "messages[0].content[0].text",
+         "expected string"},
+        {"/v1/chat/completions", R"({"stop":["a",1],)" + hi + "}", "stop[1]", "expected string"},
+        {"/v1/chat/completions", R"({"response_format":"json",)" + hi + "}", "response_format", "must be an object"},
+        {"/v1/chat/completions", R"({"model":"a","model":"b",)" + hi + "}", "", "duplicate"},
+        {"/v1/chat/completions", R"({"metadata":{"a":[1,}},)" + hi + "}", "metadata.a[1]", ""},
+        {"/v1/responses", R"({"input":[{"role":"user","content":[{"type":"input_text","text":7}]}]})", "input[0].content[0].text",
+         "expected string"},
+        {"/v1/responses", R"({"input":"x","max_output_tokens":"many"})", "max_output_tokens", "expected integer"},
+        {"/v1/responses", R"({"input":"x","text":[]})", "text", "must be an object"},
+    };
+    std::vector<forma_test::raw_http::response> answers;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, endpoints.routes());
+        for (const refused& r : requests) answers.push_back(co_await raw_http::posted(s.port(), r.path, r.body));
+        // What is not read is skipped: a body with members OpenAI's SDKs send and forma ignores.
+        answers.push_back(co_await raw_http::posted(s.port(), "/v1/chat/completions",
+                                                    R"({"n":1,"user":"u","logit_bias":{"50256":-100},"parallel_tool_calls":true,)"
+                                                    R"("messages":[{"role":"user","name":"ann","content":[{"type":"image_url","image_url":{"url":"https://x/y.png","detail":"low"}},{"type":"text","text":"hi"}]}]})"));
+        co_await s.finish();
+    }());
+    ASSERT_EQ(answers.size(), requests.size() + 1);
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        SCOPED_TRACE(requests[i].body);
+        EXPECT_EQ(answers[i].result_int(), 400u) << answers[i].body();
+        const json::value error = json::parse(answers[i].body()).at("error");
+        EXPECT_EQ(error.at("type"), "invalid_request_error");
+        const json::value& param = error.at("param");
+        EXPECT_EQ(param.is_null() ? std::string() : std::string(param.as_string()), requests[i].param);
+        EXPECT_NE(std::string(error.at("message").as_string()).find(requests[i].reason), std::string::npos) << error;
+    }
+    EXPECT_EQ(answers.back().result_int(), 200u) << answers.back().body();
 }
 
 // The model refuses the request as invalid (a 400 from its provider): the caller's request, a 400.

@@ -44,7 +44,8 @@ struct openai_endpoints_options {
       previous_response_id): the approved call runs in the agent.
     - GET /models lists the one model.
     - Errors are OpenAI's error object ({"error": {"message", "type", "param", "code"}}) with the
-      status an OpenAI server gives: 400 invalid_request_error, 404 for an unknown response,
+      status an OpenAI server gives: 400 invalid_request_error (a member read of another type
+      than OpenAI's, named in `param`), 404 for an unknown response,
       500 server_error when the run fails before answering.
     `served` must outlive the endpoints and every request they answer.
 */
