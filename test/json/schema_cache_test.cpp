@@ -27,11 +27,15 @@ TEST(json_schema_cache, a_second_call_allocates_nothing) {
     const std::size_t before_first = allocations;
     const auto& first = forma::json_schema<org_chart>({.dialect = forma::schema_dialect::openai_strict});
     EXPECT_GT(allocations.load(), before_first) << "the first call builds the schema";
+    const std::size_t before_other = allocations;
+    const auto& other_dialect = forma::json_schema<org_chart>();
+    EXPECT_GT(allocations.load(), before_other) << "each dialect's schema is built on its first use";
 
     const std::size_t before = allocations;
     const auto& again = forma::json_schema<org_chart>({.dialect = forma::schema_dialect::openai_strict});
-    const auto& other_dialect = forma::json_schema<org_chart>();
+    const auto& other_again = forma::json_schema<org_chart>();
     EXPECT_EQ(allocations.load(), before);
     EXPECT_EQ(&first, &again);
+    EXPECT_EQ(&other_dialect, &other_again);
     EXPECT_TRUE(other_dialect.contains("$schema"));
 }
