@@ -6,11 +6,14 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace forma::json_detail {
 
@@ -24,6 +27,23 @@ inline std::string pointer_token(std::string_view key) {
         else token += c;
     }
     return token;
+}
+
+/// The tokens of a JSON Pointer, unescaped: "/a~1b/0" is "a/b" and "0"; "" has none. Nullopt
+/// when a `~` is not followed by `0` or `1`.
+inline std::optional<std::vector<std::string>> pointer_tokens(std::string_view pointer) {
+    std::vector<std::string> tokens;
+    for (std::size_t pos = 0; pos < pointer.size();) {
+        const std::size_t next = std::min(pointer.find('/', pos + 1), pointer.size());
+        std::string& token = tokens.emplace_back();
+        for (std::size_t i = pos + 1; i < next; ++i) {
+            if (pointer[i] != '~') token += pointer[i];
+            else if (i + 1 < next && (pointer[i + 1] == '0' || pointer[i + 1] == '1')) token += pointer[++i] == '0' ? '~' : '/';
+            else return std::nullopt;
+        }
+        pos = next;
+    }
+    return tokens;
 }
 
 /// "line 3, column 7" for the byte at `offset` of `text`; columns count code points, as an

@@ -329,20 +329,9 @@ private:
         auto unresolved = [&] {
             fail(ref.location, "\"$ref\" " + quoted_excerpt(ref.text, 64) + " does not resolve");
         };
-        std::size_t pos = 0;
-        while (pos < fragment.size()) {
-            const std::size_t next = std::min(fragment.find('/', pos + 1), fragment.size());
-            std::string token;
-            for (std::size_t i = pos + 1; i < next; ++i) {
-                if (fragment[i] != '~') {
-                    token += fragment[i];
-                } else if (i + 1 < next && (fragment[i + 1] == '0' || fragment[i + 1] == '1')) {
-                    token += fragment[++i] == '0' ? '~' : '/';
-                } else {
-                    unresolved();
-                }
-            }
-            pos = next;
+        const std::optional<std::vector<std::string>> tokens = json_detail::pointer_tokens(fragment);
+        if (!tokens) unresolved();
+        for (const std::string& token : *tokens) {
             if (const auto* object = target->if_object()) {
                 target = object->if_contains(token);
             } else if (const auto* array = target->if_array()) {

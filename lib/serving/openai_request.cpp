@@ -168,22 +168,10 @@ void refuse_client_tools(const request_body_base& body) {
         refuse("tools", "this model is an agent whose tools run inside it; a request's own tools are not taken");
 }
 
-} // namespace
-
-namespace {
-
 // OpenAI's name of the member at a JSON Pointer: "/messages/0/role" is "messages[0].role".
 std::string param_of(std::string_view pointer) {
     std::string out;
-    while (!pointer.empty()) {
-        pointer.remove_prefix(1); // the '/'
-        const std::size_t cut = std::min(pointer.find('/'), pointer.size());
-        std::string token;
-        for (std::size_t i = 0; i < cut; ++i) {
-            if (pointer[i] == '~' && i + 1 < cut) token += pointer[++i] == '1' ? '/' : '~';
-            else token += pointer[i];
-        }
-        pointer.remove_prefix(cut);
+    for (const std::string& token : json_detail::pointer_tokens(pointer).value_or(std::vector<std::string>{})) {
         const bool index = !token.empty() && std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
         if (index) out.append("[").append(token).append("]");
         else out.append(out.empty() ? "" : ".").append(token);
