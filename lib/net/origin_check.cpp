@@ -159,4 +159,27 @@ std::optional<std::string> origin_refusal(const server_request& request, const o
            "); name the origin in origin_policy::allowed_origins (server_options::origins) to let them";
 }
 
+std::optional<std::string> origin_memo::refusal(const server_request& request, const origin_policy& policy) {
+    const std::string* host = nullptr;
+    const std::string* origin = nullptr;
+    bool one_host = true;
+    for (const auto& [name, value] : request.headers) {
+        if (text_detail::iequals(name, "Host")) {
+            one_host = host == nullptr;
+            host = &value;
+        } else if (!origin && text_detail::iequals(name, "Origin")) {
+            origin = &value;
+        }
+    }
+    const bool same = passed_ && one_host && host && *host == host_ && (origin ? origin_ && *origin == *origin_ : !origin_);
+    if (same) return std::nullopt;
+    std::optional<std::string> refused = origin_refusal(request, policy);
+    passed_ = !refused && one_host && host;
+    if (passed_) {
+        host_ = *host;
+        origin_ = origin ? std::optional<std::string>(*origin) : std::nullopt;
+    }
+    return refused;
+}
+
 } // namespace forma::net::detail

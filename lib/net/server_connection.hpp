@@ -201,7 +201,7 @@ public:
                 }
                 request.caller = std::move(decided.caller);
             }
-            if (std::optional<std::string> refused = origin_refusal(request, options.origins)) {
+            if (std::optional<std::string> refused = origins_.refusal(request, options.origins)) {
                 co_await answer(stream, route_shape(403, *refused), options, request.method == "HEAD");
                 co_return;
             }
@@ -370,6 +370,7 @@ private:
     boost::beast::flat_buffer buffer_;
     std::string peer_;
     std::string local_;
+    origin_memo origins_;
     boost::asio::cancellation_signal cancel_;
     bool timed_out_ = false;
     std::uint64_t armings_ = 0;

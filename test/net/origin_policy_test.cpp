@@ -106,6 +106,36 @@ TEST(OriginPolicy, ALoopbackServerAnswersLoopbackNamesAndOriginsOnly) {
     }(), 20s);
 }
 
+// A connection remembers the last head that passed; a later one on it with another Host or
+// Origin is checked again, never passed for the first's sake.
+TEST(OriginPolicy, EachRequestOfAKeptAliveConnectionIsChecked) {
+    asio::io_context io;
+    forma_test::run_bounded(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, answering_routes());
+        const std::string own = "127.0.0.1:" + std::to_string(s.port());
+        const std::string two_hosts = "POST /mcp HTTP/1.1\r\nHost: evil.example.com\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}";
+        // The requests of one connection, in order, and the status of each; the connection ends at a 403.
+        const std::vector<std::vector<std::pair<std::string, unsigned>>> connections = {
+            {{request_with(own), 200}, {request_with(own), 200}, {request_with(own, "http://evil.example.com"), 403}},
+            {{request_with("localhost"), 200}, {request_with("evil.example.com"), 403}},
+            {{request_with("localhost"), 200}, {two_hosts, 403}},
+            {{request_with(own, "http://" + own), 200}, {request_with(own), 200}, {request_with(own, "http://" + own), 200},
+             {request_with(own, "null"), 403}},
+        };
+        for (std::size_t i = 0; i < connections.size(); ++i) {
+            auto c = co_await forma_test::raw_http::connection::open(s.port());
+            for (std::size_t k = 0; k < connections[i].size(); ++k) {
+                co_await c.send(connections[i][k].first);
+                const auto r = co_await c.read();
+                CO_ASSERT_TRUE(r.has_value());
+                EXPECT_EQ(r->result_int(), connections[i][k].second) << "connection " << i << ", request " << k;
+            }
+            EXPECT_TRUE(co_await c.closed_by_server()) << "connection " << i;
+        }
+        co_await s.finish();
+    }(), 20s);
+}
+
 TEST(OriginPolicy, ListedHostsAndOriginsReplaceTheLoopbackNames) {
     asio::io_context io;
     forma_test::run_bounded(io, [&]() -> asio::awaitable<void> {
