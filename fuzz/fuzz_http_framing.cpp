@@ -16,7 +16,9 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/beast/_experimental/test/stream.hpp>
+#include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 

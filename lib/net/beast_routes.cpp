@@ -5,6 +5,8 @@
 #include "server_connection.hpp"
 #include "server_writer.hpp"
 
+#include <iterator>
+
 namespace forma::net {
 
 namespace {
@@ -23,10 +25,23 @@ struct stream_expiry {
     static bool stopped() noexcept { return false; } // the user's server stops its own way
 };
 
+// The head of a request as a server_request (no body yet), from `remote_address` to `local_address`.
+server_request request_head(const http::request<http::string_body>& message, std::string remote_address, std::string local_address, bool secure) {
+    server_request request;
+    request.method = std::string(message.method_string());
+    detail::set_target(request, message.target());
+    request.headers.reserve(static_cast<std::size_t>(std::distance(message.begin(), message.end())));
+    for (const auto& field : message) request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    request.remote_address = std::move(remote_address);
+    request.local_address = std::move(local_address);
+    request.secure = secure;
+    return request;
+}
+
 template <class Stream>
 asio::awaitable<bool> answer(const http_routes& routes, http::request<http::string_body> message, Stream& stream,
                              beast::tcp_stream& tcp, std::chrono::milliseconds write_timeout, const origin_policy& origins, bool secure) {
-    server_request request = detail::request_head(message, detail::peer_address(tcp.socket()), detail::local_address(tcp.socket()), secure);
+    server_request request = request_head(message, detail::peer_address(tcp.socket()), detail::local_address(tcp.socket()), secure);
     request.body = std::move(message.body());
     stream_expiry expiry{tcp};
     detail::server_writer<Stream, stream_expiry> writer(stream, expiry, write_timeout, message.keep_alive(), request.method == "HEAD");

@@ -7,6 +7,7 @@
 
 #include "../text/ascii.hpp"
 #include "origin_check.hpp"
+#include "server_request_parser.hpp"
 #include "server_writer.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -22,14 +23,11 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
-#include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/http/string_body.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,39 +53,6 @@ inline std::string local_address(const boost::asio::ip::tcp::socket& socket) {
     if (ec) return {};
     const std::string address = local.address().to_string();
     return (local.address().is_v6() ? "[" + address + "]" : address) + ":" + std::to_string(local.port());
-}
-
-/// The origin form of a request target: an absolute-form one ("http://host:80/v1/models?x")
-/// served as its path and query ("/v1/models?x"), as RFC 9112 asks a server to.
-inline std::string origin_form(std::string_view target) {
-    const std::size_t scheme_end = target.find("://");
-    if (scheme_end == std::string_view::npos || target.starts_with("/")) return std::string(target);
-    const std::string_view scheme = target.substr(0, scheme_end);
-    if (!text_detail::iequals(scheme, "http") && !text_detail::iequals(scheme, "https")) return std::string(target);
-    const std::string_view rest = target.substr(scheme_end + 3);
-    const std::size_t path = rest.find_first_of("/?");
-    if (path == std::string_view::npos) return "/";
-    std::string out;
-    if (rest[path] == '?') out += '/'; // not `"/" + std::string(...)`: g++ 12 -O3 warns falsely on it
-    out += rest.substr(path);
-    return out;
-}
-
-/// The head of a request as a server_request (no body yet), from `remote_address` to `local_address`.
-template <class Message>
-server_request request_head(const Message& message, std::string remote_address, std::string local_address, bool secure) {
-    server_request request;
-    request.method = std::string(message.method_string());
-    request.target = origin_form(message.target());
-    const std::size_t question = request.target.find('?');
-    request.path = request.target.substr(0, question);
-    if (question != std::string::npos) request.query = request.target.substr(question + 1);
-    request.headers.reserve(static_cast<std::size_t>(std::distance(message.begin(), message.end())));
-    for (const auto& field : message) request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
-    request.remote_address = std::move(remote_address);
-    request.local_address = std::move(local_address);
-    request.secure = secure;
-    return request;
 }
 
 class server_connection : public std::enable_shared_from_this<server_connection> {
@@ -155,7 +120,7 @@ public:
         // the last two); a body goes on into its string, bounded by max_body_size.
         buffer_.max_size(std::max<std::size_t>(options.max_header_size, 1024));
         for (;;) {
-            std::optional<http::request_parser<http::string_body>> parsing(std::in_place);
+            std::optional<server_request_parser> parsing(std::in_place);
             auto& parser = *parsing;
             parser.header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(options.max_header_size, UINT32_MAX)));
             parser.body_limit(boost::none); // the body's limit is checked below, where the route words the error
@@ -165,7 +130,7 @@ public:
             disarm();
             first = false;
             if (ec) {
-                const error_shape& shape = shape_of_partial_head(routes, parser.get());
+                const error_shape& shape = shape_of_partial_head(routes, parser.head());
                 // A client that leaves between requests is no error; one that sent part of a head is answered.
                 if (timed_out_ && parser.got_some()) {
                     co_await answer(stream, shape(408, "the request head did not arrive within the server's time"), options);
@@ -183,7 +148,10 @@ public:
                 local_ = local_address(socket);
             }
             first_request = false;
-            server_request request = request_head(parser.get(), peer_, local_, secure);
+            server_request request = std::move(parser.head());
+            request.remote_address = peer_;
+            request.local_address = local_;
+            request.secure = secure;
             busy_ = true; // from here on, stop() lets the request finish
             const http_routes::match route = routes.find(request.method, request.path);
             const error_shape& route_shape = *route.shape;
@@ -248,8 +216,8 @@ public:
                 }
                 co_return;
             }
-            request.body = std::move(parser.get().body());
-            const bool keep_alive = parser.get().keep_alive();
+            request.body = std::move(parser.body());
+            const bool keep_alive = parser.keep_alive();
             // What a long stream holds is its handler's: the parser's fields and the read buffer go.
             parsing.reset();
             if (buffer_.size() == 0) buffer_.shrink_to_fit();
@@ -335,13 +303,12 @@ private:
     /// The error shape of the route a head that could not be read was for, told by its request
     /// line ("POST /a2a HTTP/1.1", or as much of it as came), else the routes' default. Beast
     /// takes the line into the message once it has it whole; before that, it is in the buffer.
-    template <class Message>
-    const error_shape& shape_of_partial_head(const http_routes& routes, const Message& parsed) const {
+    const error_shape& shape_of_partial_head(const http_routes& routes, const server_request& parsed) const {
         const auto shape_for = [&](std::string_view method, std::string_view target) -> const error_shape& {
             const std::string origin_target = origin_form(target);
             return *routes.find(method, std::string_view(origin_target).substr(0, origin_target.find('?'))).shape;
         };
-        if (!parsed.target().empty()) return shape_for(parsed.method_string(), parsed.target());
+        if (!parsed.target.empty()) return shape_for(parsed.method, parsed.target);
         const std::string_view read(static_cast<const char*>(buffer_.data().data()), buffer_.size());
         const std::string_view line = read.substr(0, read.find("\r\n")); // all of it when the line is too long to end
         const std::size_t method_end = line.find(' ');
