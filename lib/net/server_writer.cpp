@@ -18,36 +18,51 @@ bool is_framing(std::string_view name) {
 
 // `text` with every control character (CR and LF among them) a space.
 void append_field_text(std::string& out, std::string_view text) {
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        out += byte < 0x20 || byte == 0x7f ? ' ' : c;
+    const std::size_t start = out.size();
+    out.append(text);
+    for (auto it = out.begin() + static_cast<std::ptrdiff_t>(start); it != out.end(); ++it) {
+        const auto byte = static_cast<unsigned char>(*it);
+        if (byte < 0x20 || byte == 0x7f) *it = ' ';
     }
 }
 
 void append_field(std::string& out, std::string_view name, std::string_view value) {
     append_field_text(out, name);
-    out += ": ";
+    out.append(": ");
     append_field_text(out, value);
-    out += "\r\n";
+    out.append("\r\n");
+}
+
+void append_number(std::string& out, std::size_t n) {
+    char digits[20];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
 }
 
 } // namespace
 
 std::string response_head(const http_reply& reply, bool keep_alive, std::optional<std::size_t> body_size) {
-    std::string out = "HTTP/1.1 " + std::to_string(reply.status) + ' ';
-    out += boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(reply.status));
-    out += "\r\n";
+    const std::string_view reason = boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(reply.status));
+    // One allocation: the status line's and the server's own fields' most (under 128 bytes), and the reply's fields.
+    std::size_t size = 128 + reason.size() + reply.content_type.size();
+    for (const auto& [name, value] : reply.headers) size += name.size() + value.size() + 4;
+    std::string out;
+    out.reserve(size);
+    out.append("HTTP/1.1 ");
+    append_number(out, reply.status);
+    out.append(" ").append(reason).append("\r\n");
     if (!reply.content_type.empty()) append_field(out, "Content-Type", reply.content_type);
     for (const auto& [name, value] : reply.headers)
         if (!is_framing(name)) append_field(out, name, value);
-    if (!keep_alive) out += "Connection: close\r\n";
+    if (!keep_alive) out.append("Connection: close\r\n");
     const bool bodiless = reply.status < 200 || reply.status == 204 || reply.status == 304;
     if (!body_size) {
-        out += "Transfer-Encoding: chunked\r\n";
+        out.append("Transfer-Encoding: chunked\r\n");
     } else if (!bodiless) {
-        out += "Content-Length: " + std::to_string(*body_size) + "\r\n";
+        out.append("Content-Length: ");
+        append_number(out, *body_size);
+        out.append("\r\n");
     }
-    out += "\r\n";
+    out.append("\r\n");
     return out;
 }
 
