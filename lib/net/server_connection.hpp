@@ -301,8 +301,8 @@ public:
 
 private:
     /// The error shape of the route a head that could not be read was for, told by its request
-    /// line ("POST /a2a HTTP/1.1", or as much of it as came), else the routes' default. Beast
-    /// takes the line into the message once it has it whole; before that, it is in the buffer.
+    /// line ("POST /a2a HTTP/1.1", or as much of it as came), else the routes' default. The
+    /// parser writes the line into the head once it has it whole; before that, it is in the buffer.
     const error_shape& shape_of_partial_head(const http_routes& routes, const server_request& parsed) const {
         const auto shape_for = [&](std::string_view method, std::string_view target) -> const error_shape& {
             const std::string origin_target = origin_form(target);
