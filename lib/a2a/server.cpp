@@ -3,6 +3,7 @@
 #include <forma/a2a/server.hpp>
 #include <forma/agent/served_agent.hpp>
 
+#include "../agent/task_follow.hpp"
 #include "../json/json_members.hpp"
 #include "../json/json_rpc.hpp"
 #include "../json/json_text.hpp"
@@ -439,18 +440,11 @@ struct server::state {
         std::optional<agent_task> task = std::move(snapshot);
         co_await send_event(detail::task_object(*task, as_data()));
         task_state sent = task->state;
-        std::size_t next = task->updates.size();
-        std::uint64_t version = task->version;
+        agent_detail::follow_position at{task->updates.size(), task->version};
         bool artifact_started = !detail::task_view(*task).answer_text().empty();
         while (!has_stopped(sent)) {
-            std::optional<task_changes> changes = co_await core.tasks()->changes(task_id, next, version, served_agent::keep_alive_interval);
+            std::optional<task_changes> changes = co_await agent_detail::next_task_changes(*core.tasks(), writer, task_id, at);
             if (!changes) co_return;
-            if (changes->version == version) {
-                co_await writer.write(": keep-alive\n\n");
-                continue;
-            }
-            version = changes->version;
-            next = changes->next;
             if (!as_data()) {
                 for (const agent_response_update& u : changes->updates) {
                     if (u.role && *u.role == chat_role::user()) continue;
@@ -468,8 +462,7 @@ struct server::state {
                 std::optional<agent_task> now = co_await core.tasks()->load(task_id);
                 if (!now) co_return;
                 task = std::move(now);
-                next = task->updates.size();
-                version = task->version;
+                at = {task->updates.size(), task->version};
                 sent = task->state;
                 if (as_data() && sent == task_state::completed) {
                     json::array parts = detail::task_view(*task).answer_parts(true);

@@ -2,6 +2,7 @@
 #include <forma/serving/ag_ui_endpoint.hpp>
 #include <forma/agent/served_agent.hpp>
 
+#include "../agent/task_follow.hpp"
 #include "../json/json_members.hpp"
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
@@ -193,24 +194,17 @@ struct ag_ui_endpoint::state {
 
     // The run's events as they are stored, until it stops; the task it left.
     asio::awaitable<std::optional<agent_task>> follow(net::response_writer& writer, const std::string& id, detail::ag_ui_events& events) {
-        std::size_t next = 0;
-        std::uint64_t version = 0;
+        agent_detail::follow_position at;
         for (;;) {
-            std::optional<task_changes> changes = co_await core.tasks()->changes(id, next, version, served_agent::keep_alive_interval);
+            std::optional<task_changes> changes = co_await agent_detail::next_task_changes(*core.tasks(), writer, id, at);
             if (!changes) {
                 const json::object lost{{"type", "RUN_ERROR"}, {"message", "the run's task is gone from the store"}, {"code", "task_lost"}};
                 co_await writer.write(sse(lost));
                 co_return std::nullopt;
             }
-            if (changes->version == version) {
-                co_await writer.write(": keep-alive\n\n");
-                continue;
-            }
             std::string text;
             for (const agent_response_update& u : changes->updates)
                 for (const json::object& e : events.add(u)) text += sse(e);
-            next = changes->next;
-            version = changes->version;
             std::optional<agent_task> task;
             if (has_stopped(changes->state)) {
                 task = co_await core.tasks()->load(id);

@@ -4,6 +4,7 @@
 #include <forma/model/agent_response_builder.hpp>
 #include <forma/net/http_error.hpp>
 
+#include "../agent/task_follow.hpp"
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
 #include "../text/failure_text.hpp"
@@ -291,21 +292,14 @@ struct openai_endpoints::state {
     // The events of a response as its task goes on, until it stops (or is gone from the store).
     template <class Send>
     asio::awaitable<void> follow_response(net::response_writer& writer, const std::string& id, detail::response_events& events, Send& send) {
-        std::size_t next = 0;
-        std::uint64_t version = 0;
+        agent_detail::follow_position at;
         for (;;) {
-            std::optional<task_changes> changes = co_await core.tasks()->changes(id, next, version, served_agent::keep_alive_interval);
+            std::optional<task_changes> changes = co_await agent_detail::next_task_changes(*core.tasks(), writer, id, at);
             if (!changes) co_return;
-            if (changes->version == version) {
-                co_await writer.write(": keep-alive\n\n");
-                continue;
-            }
             std::vector<json::object> batch;
             for (const agent_response_update& u : changes->updates)
                 for (auto& e : events.add(u)) batch.push_back(std::move(e));
             co_await send(std::move(batch));
-            next = changes->next;
-            version = changes->version;
             if (has_stopped(changes->state)) {
                 std::optional<agent_task> task = co_await core.tasks()->load(id);
                 if (task) co_await send(events.finish(*task));
