@@ -105,17 +105,34 @@ bool listed(std::string_view entry, const std::string& host, const std::optional
     return name && text_detail::iequals(*name, host) && (!allowed->port || allowed->port == port);
 }
 
+// The fields the policy reads: the Host field (and whether there is more than one), the first Origin field.
+struct policy_fields {
+    const std::string* host = nullptr;
+    bool more_than_one_host = false;
+    const std::string* origin = nullptr;
+};
+
+policy_fields fields_of(const server_request& request) {
+    policy_fields fields;
+    for (const auto& [name, value] : request.headers) {
+        if (text_detail::iequals(name, "Host")) {
+            fields.more_than_one_host = fields.host != nullptr;
+            fields.host = &value;
+        } else if (!fields.origin && text_detail::iequals(name, "Origin")) {
+            fields.origin = &value;
+        }
+    }
+    return fields;
+}
+
 } // namespace
 
 std::optional<std::string> origin_refusal(const server_request& request, const origin_policy& policy) {
     const auto any = [](const std::vector<std::string>& list) { return std::ranges::find(list, "*") != list.end(); };
     const bool loopback = reached_on_loopback(request);
-    const std::string* host_field = nullptr;
-    for (const auto& [name, value] : request.headers) {
-        if (!text_detail::iequals(name, "Host")) continue;
-        if (host_field) return std::string("the request has more than one Host field");
-        host_field = &value;
-    }
+    const policy_fields fields = fields_of(request);
+    if (fields.more_than_one_host) return std::string("the request has more than one Host field");
+    const std::string* host_field = fields.host;
     std::optional<url_authority> host;
     // Whether the Host was held to a list (the loopback names or allowed_hosts): only then does
     // a page of the Host's own origin pass, since a rebound name is its own origin too.
@@ -142,7 +159,7 @@ std::optional<std::string> origin_refusal(const server_request& request, const o
             return "the Host " + quoted(*host_field) + " is not one of origin_policy::allowed_hosts (server_options::origins)";
         }
     }
-    const std::string* origin_field = request.header("Origin");
+    const std::string* origin_field = fields.origin;
     if (!origin_field || any(policy.allowed_origins)) return std::nullopt;
     const std::optional<origin> from = parse_origin(*origin_field);
     if (from) {
@@ -160,24 +177,15 @@ std::optional<std::string> origin_refusal(const server_request& request, const o
 }
 
 std::optional<std::string> origin_memo::refusal(const server_request& request, const origin_policy& policy) {
-    const std::string* host = nullptr;
-    const std::string* origin = nullptr;
-    bool one_host = true;
-    for (const auto& [name, value] : request.headers) {
-        if (text_detail::iequals(name, "Host")) {
-            one_host = host == nullptr;
-            host = &value;
-        } else if (!origin && text_detail::iequals(name, "Origin")) {
-            origin = &value;
-        }
-    }
-    const bool same = passed_ && one_host && host && *host == host_ && (origin ? origin_ && *origin == *origin_ : !origin_);
-    if (same) return std::nullopt;
+    const policy_fields fields = fields_of(request);
+    const bool one_host = fields.host && !fields.more_than_one_host;
+    if (passed_ && one_host && *fields.host == host_ && (fields.origin ? origin_ && *fields.origin == *origin_ : !origin_))
+        return std::nullopt;
     std::optional<std::string> refused = origin_refusal(request, policy);
-    passed_ = !refused && one_host && host;
+    passed_ = !refused && one_host;
     if (passed_) {
-        host_ = *host;
-        origin_ = origin ? std::optional<std::string>(*origin) : std::nullopt;
+        host_ = *fields.host;
+        origin_ = fields.origin ? std::optional<std::string>(*fields.origin) : std::nullopt;
     }
     return refused;
 }

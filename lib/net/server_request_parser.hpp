@@ -75,10 +75,7 @@ private:
         return piece.size();
     }
     void on_chunk_header_impl(std::uint64_t, string_view, error_code&) override {}
-    std::size_t on_chunk_body_impl(std::uint64_t, string_view piece, error_code&) override {
-        body_.append(piece.data(), piece.size());
-        return piece.size();
-    }
+    std::size_t on_chunk_body_impl(std::uint64_t, string_view piece, error_code& ec) override { return on_body_impl(piece, ec); }
     void on_finish_impl(error_code&) override {}
 
     server_request head_;
