@@ -73,9 +73,11 @@ void reader::skip_new_indentation(std::size_t level) noexcept {
 }
 
 bool reader::unescape_string(const char* start, std::string& buffer, std::size_t& length) {
-    // p is at the first backslash; [start, p) is verbatim and already checked. buffer is raw
-    // storage (its size is the room), written through a local cursor: std::string's per-append
-    // checks and regrowth, then a room check reloading buffer's size, cost more than the copy.
+    // p is at the first backslash; [start, p) is verbatim and already checked. Both cursors
+    // are locals: std::string's per-append checks cost more than the copy, and a store
+    // through `out` (a char*) would make the compiler reload members `p` and `end` after it.
+    const char* in = p;
+    const char* const stop = end;
     char* out = buffer.data();
     char* limit = out + buffer.size();
     auto make_room = [&](std::size_t n) {
@@ -86,7 +88,11 @@ bool reader::unescape_string(const char* start, std::string& buffer, std::size_t
         out = buffer.data() + used;
         limit = buffer.data() + buffer.size();
     };
-    const auto prefix = static_cast<std::size_t>(p - start);
+    auto fail_at = [&](const char* at, const char* what) {
+        p = at;
+        return fail_syntax(what);
+    };
+    const auto prefix = static_cast<std::size_t>(in - start);
     make_room(prefix);
     std::memcpy(out, start, prefix);
     out += prefix;
@@ -94,80 +100,84 @@ bool reader::unescape_string(const char* start, std::string& buffer, std::size_t
     // block is stored whole, only its bytes before that one count.
     auto copy_verbatim = [&] {
 #if defined(__SSE2__)
-        while (end - p >= 16) {
+        while (stop - in >= 16) {
             make_room(16);
-            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
             _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
             if (const int mask = string_special_mask(v)) {
                 const int n = __builtin_ctz(static_cast<unsigned>(mask));
                 out += n;
-                p += n;
+                in += n;
                 return;
             }
             out += 16;
-            p += 16;
+            in += 16;
         }
 #endif
-        for (; p != end && !is_string_special(*p); ++p) {
+        for (; in != stop && !is_string_special(*in); ++in) {
             make_room(1);
-            *out++ = *p;
+            *out++ = *in;
         }
     };
     for (;;) {
         copy_verbatim();
-        if (p == end) return fail_syntax("unterminated string");
-        const auto c = static_cast<unsigned char>(*p);
+        if (in == stop) return fail_at(in, "unterminated string");
+        const auto c = static_cast<unsigned char>(*in);
         if (c == '"') {
-            ++p;
+            p = in + 1;
             length = static_cast<std::size_t>(out - buffer.data());
             return true;
         }
         if (c >= 0x80) {
-            const char* const run = p;
-            if (!skip_utf8_run(p, end)) return fail_utf8();
-            const auto n = static_cast<std::size_t>(p - run);
+            const char* const run = in;
+            if (!skip_utf8_run(in, stop)) {
+                p = in;
+                return fail_utf8();
+            }
+            const auto n = static_cast<std::size_t>(in - run);
             make_room(n);
             std::memcpy(out, run, n);
             out += n;
             continue;
         }
-        if (c < 0x20) return fail_control_character();
+        if (c < 0x20) {
+            p = in;
+            return fail_control_character();
+        }
         // A backslash escape.
-        if (end - p < 2) return fail_syntax("unterminated string");
-        const char e = p[1];
-        p += 2;
+        if (stop - in < 2) return fail_at(in, "unterminated string");
+        const char e = in[1];
+        in += 2;
         make_room(4);
         if (e == 'u') {
             auto read_hex4 = [&](std::uint32_t& v) {
-                if (end - p < 4) return false;
+                if (stop - in < 4) return false;
                 v = 0;
                 for (int i = 0; i < 4; ++i) {
-                    const int h = hex_value(p[i]);
+                    const int h = hex_value(in[i]);
                     if (h < 0) return false;
                     v = v * 16 + static_cast<std::uint32_t>(h);
                 }
-                p += 4;
+                in += 4;
                 return true;
             };
             std::uint32_t cp;
-            if (!read_hex4(cp)) return fail_syntax("invalid \\u escape: expected four hex digits");
-            if (cp >= 0xDC00 && cp <= 0xDFFF)
-                return fail_syntax("invalid \\u escape: unpaired low surrogate");
+            if (!read_hex4(cp)) return fail_at(in, "invalid \\u escape: expected four hex digits");
+            if (cp >= 0xDC00 && cp <= 0xDFFF) return fail_at(in, "invalid \\u escape: unpaired low surrogate");
             if (cp >= 0xD800 && cp <= 0xDBFF) {
                 std::uint32_t low;
-                if (end - p < 2 || p[0] != '\\' || p[1] != 'u')
-                    return fail_syntax("invalid \\u escape: unpaired high surrogate");
-                p += 2;
+                if (stop - in < 2 || in[0] != '\\' || in[1] != 'u')
+                    return fail_at(in, "invalid \\u escape: unpaired high surrogate");
+                in += 2;
                 if (!read_hex4(low) || low < 0xDC00 || low > 0xDFFF)
-                    return fail_syntax("invalid \\u escape: unpaired high surrogate");
+                    return fail_at(in, "invalid \\u escape: unpaired high surrogate");
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
             }
             out = write_utf8(out, cp);
         } else if (const char unescaped = simple_escapes[static_cast<unsigned char>(e)]) {
             *out++ = unescaped; // a table, not a switch: its indirect jump mispredicted often
         } else {
-            p -= 2;
-            return fail_syntax("invalid escape sequence in string");
+            return fail_at(in - 2, "invalid escape sequence in string");
         }
     }
 }
