@@ -7,8 +7,10 @@
 #include "tls_server.hpp"
 #include "tls_stream.hpp"
 
+#include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -154,7 +156,14 @@ asio::awaitable<void> http_server::run() {
         // client's delayed ACK of the last (40 ms on Linux).
         socket.set_option(tcp::no_delay(true), ec);
         auto c = std::make_shared<detail::server_connection>(std::move(socket));
-        asio::co_spawn(s->executor, s->serve(std::move(c)), asio::detached);
+        // Bound to the connection's signal, which cancels the handler the coroutine awaits. The
+        // completion lets the connection (and the signal, where the coroutine's cancellation
+        // state lives) go only once the coroutine's thread has ended.
+        const asio::cancellation_slot slot = c->handler_cancellation_slot();
+        asio::co_spawn(s->executor, s->serve(c), asio::bind_cancellation_slot(slot, [c](std::exception_ptr) mutable {
+                           const auto executor = c->socket.get_executor();
+                           asio::post(executor, [c = std::move(c)] {});
+                       }));
     }
     s->stop();
     if (!s->open.empty()) {

@@ -13,10 +13,9 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/deferred.hpp>
-#include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -57,7 +56,8 @@ inline std::string local_address(const boost::asio::ip::tcp::socket& socket) {
 
 class server_connection : public std::enable_shared_from_this<server_connection> {
 public:
-    explicit server_connection(boost::asio::ip::tcp::socket s) : socket(std::move(s)), timer_(socket.get_executor()) {}
+    explicit server_connection(boost::asio::ip::tcp::socket s)
+        : socket(std::move(s)), timer_(socket.get_executor()), reading_watch_ended_(socket.get_executor()) {}
 
     /// The socket is closed when `d` passes (zero: no limit) unless disarm() comes first.
     void arm(std::chrono::milliseconds d) {
@@ -90,8 +90,13 @@ public:
     /// end its stream (stopped() tells it why it was canceled) until the server closes the connection.
     void cancel_request() {
         stopped_ = true;
-        cancel_.emit(boost::asio::cancellation_type::terminal);
+        if (handling_) cancel_.emit(boost::asio::cancellation_type::terminal);
     }
+    /** The slot the connection's coroutine is bound to: cancel_ cancels what it awaits, and is
+        emitted only while that is a handler (the server stops, the client left). The coroutine's
+        cancellation state lives in the signal: it must outlive the coroutine's thread.
+    */
+    boost::asio::cancellation_slot handler_cancellation_slot() { return cancel_.slot(); }
     bool stopped() const noexcept { return stopped_; }
 
     /// Answers a connection that is not served (too many): the routes' default error shape, then close.
@@ -225,25 +230,92 @@ public:
             ++counters.requests;
             server_writer<Stream, server_connection> writer(stream, *this, options.write_timeout, keep_alive && !stopping,
                                                             request.method == "HEAD");
-            const auto handled = [&]() -> asio::awaitable<void> {
+            // The handler runs beside a watch of the socket: a client that leaves (or resets) ends it
+            // at once, its run canceled as the route decides, not at the stream's next write.
+            watch_peer(stream);
+            handling_ = true;
+            std::exception_ptr handler_failure;
+            try {
                 co_await routes.handle(request, writer);
                 busy_ = false; // answered: from here on stop() closes the connection as an idle one
-            };
-            // The handler runs beside a read of the socket: a client that leaves (or resets) ends it
-            // at once, its run canceled as the route decides, not at the stream's next write.
-            auto [order, handler_failure, watch_failure] =
-                co_await asio::experimental::make_parallel_group(
-                    asio::co_spawn(socket.get_executor(), handled(), asio::deferred),
-                    asio::co_spawn(socket.get_executor(), watch_peer(stream), asio::deferred))
-                    .async_wait(asio::experimental::wait_for_one(), asio::bind_cancellation_slot(cancel_.slot(), asio::use_awaitable));
-            (void)watch_failure;
+            } catch (...) {
+                handler_failure = std::current_exception();
+            }
+            handling_ = false;
+            ++requests_handled_;
+            stop_peeking();
+            const asio::cancellation_state handled = co_await asio::this_coro::cancellation_state;
+            if (handled.cancelled() != asio::cancellation_type::none)
+                co_await asio::this_coro::reset_cancellation_state(); // what follows still writes and reads
+            co_await end_reading_watch();
             // A stream the server stopped ends with its handler's last event and the terminator.
             if (stopped_ && writer.started() && !writer.complete()) co_await writer.end_stopped_stream();
             // The peer left, a write failed, or the handler failed mid-stream: the response is cut.
-            const bool failed = order[0] != 0 || handler_failure;
+            const bool failed = peer_left_ || handler_failure;
             --counters.requests;
             busy_ = false;
             if (failed || !writer.complete() || !writer.keep_alive() || stopping || closed()) co_return;
+        }
+    }
+
+    /** Watches the socket while a handler runs. Most requests end before their client sends
+        anything more, so all they pay is one peek that waits (a speculative receive with
+        MSG_PEEK, taking no byte): it completes when the peer sends or leaves. The end of input
+        or a reset ends the handler; bytes (the next request, pipelined, or a TLS record such as
+        close_notify) start read_while_handled, which reads them through the stream.
+    */
+    template <class Stream>
+    void watch_peer(Stream& stream) {
+        if (peer_done_sending_) return; // it closed its side after what it sent: it waits for the answers
+        peeking_ = true;
+        socket.async_receive(boost::asio::buffer(&peeked_, 1), boost::asio::socket_base::message_peek,
+                             [self = shared_from_this(), &stream, request = requests_handled_](boost::system::error_code ec, std::size_t) {
+                                 if (request != self->requests_handled_) return; // its request ended first
+                                 self->peeking_ = false;
+                                 if (ec == boost::asio::error::operation_aborted) return; // a timeout ends the connection
+                                 if (ec) return self->peer_left();
+                                 self->read_while_handled(stream);
+                             });
+    }
+
+    /// Cancels the peek when it still waits as its request ends: Asio reads no further in a round
+    /// once a read comes back short, so a peek's end of input would leave the next read waiting.
+    void stop_peeking() {
+        if (!peeking_) return;
+        peeking_ = false;
+        boost::system::error_code ignored;
+        socket.cancel(ignored);
+    }
+
+    void peer_left() {
+        if (!handling_) return;
+        peer_left_ = true;
+        cancel_.emit(boost::asio::cancellation_type::terminal);
+    }
+
+    /// The watch once the peer has sent something while its request runs: reads it into the buffer
+    /// (the next request waits there) and goes on until the peer leaves, or the request ends.
+    template <class Stream>
+    void read_while_handled(Stream& stream) {
+        reading_watch_ = true;
+        boost::asio::co_spawn(socket.get_executor(), read_until_peer_leaves(stream),
+                              boost::asio::bind_cancellation_slot(
+                                  reading_watch_cancel_.slot(), [self = shared_from_this(), request = requests_handled_](std::exception_ptr) {
+                                      self->reading_watch_ = false;
+                                      self->reading_watch_ended_.cancel();
+                                      // Ended by itself while its request runs: the peer left.
+                                      if (request == self->requests_handled_) self->peer_left();
+                                  }));
+    }
+
+    /// Cancels read_while_handled's watch when one runs, and waits for it: the next read is the loop's.
+    boost::asio::awaitable<void> end_reading_watch() {
+        if (!reading_watch_) co_return;
+        reading_watch_cancel_.emit(boost::asio::cancellation_type::terminal);
+        while (reading_watch_) {
+            reading_watch_ended_.expires_at(boost::asio::steady_timer::time_point::max());
+            boost::system::error_code ec;
+            co_await reading_watch_ended_.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
         }
     }
 
@@ -251,13 +323,9 @@ public:
     /// meanwhile (a pipelined request) waits in the read buffer for the next request; a peer that
     /// sent one and then closed its side waits for its answers. Holds no buffer while it waits.
     template <class Stream>
-    boost::asio::awaitable<void> watch_peer(Stream& stream) {
+    boost::asio::awaitable<void> read_until_peer_leaves(Stream& stream) {
         namespace asio = boost::asio;
         boost::system::error_code ec;
-        if (peer_done_sending_) { // it closed its side after what it sent: it waits for the answers
-            co_await until_canceled();
-            co_return;
-        }
         for (;;) {
             co_await socket.async_wait(asio::ip::tcp::socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
             if (ec) co_return;
@@ -339,9 +407,17 @@ private:
     std::string local_;
     origin_memo origins_;
     boost::asio::cancellation_signal cancel_;
+    boost::asio::cancellation_signal reading_watch_cancel_;
+    boost::asio::steady_timer reading_watch_ended_;
+    std::uint64_t requests_handled_ = 0;
     bool timed_out_ = false;
     std::uint64_t armings_ = 0;
     bool peer_done_sending_ = false;
+    bool handling_ = false;
+    bool peeking_ = false;
+    bool reading_watch_ = false;
+    bool peer_left_ = false;
+    char peeked_ = 0;
     bool busy_ = false;
     bool stopped_ = false;
 };

@@ -77,6 +77,20 @@ json::object body_of(const forma_test::raw_http::response& response) { return js
 
 void run(asio::io_context& io, asio::awaitable<void> test) { forma_test::run_bounded(io, std::move(test), 20s); }
 
+// A TLS client's context that trusts `certificate` and checks the server's.
+asio::ssl::context trusting(const std::string& certificate) {
+    asio::ssl::context context(asio::ssl::context::tls_client);
+    context.add_certificate_authority(asio::buffer(certificate));
+    context.set_verify_mode(asio::ssl::verify_peer);
+    return context;
+}
+
+// Connects `tls` to the server on `port` of this host and makes the handshake.
+asio::awaitable<void> connect_tls(asio::ssl::stream<asio::ip::tcp::socket>& tls, unsigned short port) {
+    co_await tls.next_layer().async_connect({asio::ip::make_address("127.0.0.1"), port}, asio::use_awaitable);
+    co_await tls.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
+}
+
 TEST(HttpServer, RoutesByMethodAndPathAndKeepsTheConnectionAlive) {
     asio::io_context io;
     run(io, [&]() -> asio::awaitable<void> {
@@ -562,12 +576,9 @@ TEST(HttpServer, ServesOverTls) {
         running_server s(io, test_routes(),
                          {.tls = forma::net::tls_identity{.certificate_chain = certificate.certificate,
                                                           .private_key = certificate.private_key}});
-        asio::ssl::context client_context(asio::ssl::context::tls_client);
-        client_context.add_certificate_authority(asio::buffer(certificate.certificate));
-        client_context.set_verify_mode(asio::ssl::verify_peer);
+        asio::ssl::context client_context = trusting(certificate.certificate);
         asio::ssl::stream<asio::ip::tcp::socket> tls(io, client_context);
-        co_await tls.next_layer().async_connect({asio::ip::make_address("127.0.0.1"), s.port()}, asio::use_awaitable);
-        co_await tls.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
+        co_await connect_tls(tls, s.port());
         http::request<http::string_body> request{http::verb::post, "/echo", 11};
         request.set(http::field::host, "localhost");
         request.body() = "over tls";
@@ -611,11 +622,9 @@ TEST(HttpServer, AClientThatLeavesEndsItsRequestAtOnce) {
         co_await streaming.send(forma_test::raw_http::get("/silent-stream"));
         connection waiting = co_await connection::open(plain.port());
         co_await waiting.send(forma_test::raw_http::get("/thinking"));
-        asio::ssl::context client_context(asio::ssl::context::tls_client);
-        client_context.add_certificate_authority(asio::buffer(certificate.certificate));
+        asio::ssl::context client_context = trusting(certificate.certificate);
         asio::ssl::stream<asio::ip::tcp::socket> tls(io, client_context);
-        co_await tls.next_layer().async_connect({asio::ip::make_address("127.0.0.1"), secure.port()}, asio::use_awaitable);
-        co_await tls.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
+        co_await connect_tls(tls, secure.port());
         const std::string over_tls = forma_test::raw_http::get("/silent-stream");
         co_await asio::async_write(tls, asio::buffer(over_tls), asio::use_awaitable);
         co_await until_entered(io, started, 3);
@@ -631,6 +640,44 @@ TEST(HttpServer, AClientThatLeavesEndsItsRequestAtOnce) {
         co_await plain.finish();
         co_await secure.finish();
         EXPECT_EQ(canceled, 3);
+    }());
+}
+
+// A kept-alive client that closes once answered frees its connection at once, plain and over TLS
+// (the server's idle timeout, a minute by default, would free it later): the peek that watched its
+// request must not leave the read of the next head waiting after the end of input.
+TEST(HttpServer, AClientThatClosesAfterItsAnswerFreesItsConnectionAtOnce) {
+    asio::io_context io;
+    const auto certificate = forma::testing::make_self_signed_certificate();
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server plain(io, test_routes());
+        running_server secure(io, test_routes(), {.tls = forma::net::tls_identity{.certificate_chain = certificate.certificate,
+                                                                                  .private_key = certificate.private_key}});
+        for (int i = 0; i < 3; ++i) {
+            connection c = co_await connection::open(plain.port());
+            co_await c.send(forma_test::raw_http::get("/echo"));
+            auto answered = co_await c.read();
+            CO_ASSERT_TRUE(answered);
+            EXPECT_EQ(answered->result_int(), 200u);
+            c.socket().close();
+        }
+        asio::ssl::context client_context = trusting(certificate.certificate);
+        asio::ssl::stream<asio::ip::tcp::socket> tls(io, client_context);
+        co_await connect_tls(tls, secure.port());
+        const std::string request = forma_test::raw_http::get("/echo");
+        co_await asio::async_write(tls, asio::buffer(request), asio::use_awaitable);
+        boost::beast::flat_buffer buffer;
+        http::response<http::string_body> response;
+        co_await http::async_read(tls, buffer, response, asio::use_awaitable);
+        EXPECT_EQ(response.result_int(), 200u);
+        tls.next_layer().close();
+        asio::steady_timer tick(io);
+        while (plain.server().connections() + secure.server().connections() > 0) {
+            tick.expires_after(5ms);
+            co_await tick.async_wait(asio::use_awaitable);
+        }
+        co_await plain.finish();
+        co_await secure.finish();
     }());
 }
 
