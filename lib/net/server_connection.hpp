@@ -244,8 +244,8 @@ public:
             handling_ = false;
             ++requests_handled_;
             stop_peeking();
-            const asio::cancellation_state handled = co_await asio::this_coro::cancellation_state;
-            if (handled.cancelled() != asio::cancellation_type::none)
+            const asio::cancellation_state state = co_await asio::this_coro::cancellation_state;
+            if (state.cancelled() != asio::cancellation_type::none)
                 co_await asio::this_coro::reset_cancellation_state(); // what follows still writes and reads
             co_await end_reading_watch();
             // A stream the server stopped ends with its handler's last event and the terminator.
