@@ -150,9 +150,9 @@ const char* skip_blank(const char* q, const char* end) noexcept {
 
 bool skip_utf8_run(const char*& p, const char* end) noexcept {
 #if defined(FORMA_SCANS_AVX2)
-    // Three- and four-byte characters (CJK, emoji) come in runs, where 32 bytes at a time pay;
-    // two-byte ones (é, ü) come one or two at a time, cheaper checked one by one.
-    if (has_avx2 && avx2_scans_enabled && static_cast<unsigned char>(*p) >= 0xE0)
+    // On to the end of the text (the next '"', '\\' or control character), not of the run: a
+    // string's later runs (é, Привет in Latin text, or CJK) then need no stop and call each.
+    if (has_avx2 && avx2_scans_enabled)
         if (const char* stop = skip_utf8_text_avx2(p, end); stop && stop != p) {
             p = stop;
             return true;
