@@ -45,7 +45,6 @@ inline bool real_service_configured() {
     return !environment("OPENAI_API_KEY").empty() || !environment("OPENAI_BASE_URL").empty();
 }
 
-
 /** The model the examples talk to: a chat client for the real service, or for a local
     model server started here (the constructor says which, in one line).
 */

@@ -25,7 +25,6 @@ std::string format_number(double v) {
     return std::string(buf.data(), r.ptr);
 }
 
-
 bool is_date(std::string_view s) {
     if (s.size() != 10 || !digits(s, 0, 4) || s[4] != '-' || !digits(s, 5, 2) || s[7] != '-' ||
         !digits(s, 8, 2))

@@ -5,7 +5,6 @@
 
 #include <boost/json/object.hpp>
 
-
 namespace forma::mcp::detail {
 
 /// An ImageContent, or an AudioContent when the media type is an audio type.

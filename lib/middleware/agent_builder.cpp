@@ -6,7 +6,6 @@
 
 #include "../chat/decorator_chain.hpp"
 
-
 namespace forma {
 
 agent_builder::agent_builder(std::shared_ptr<agent> inner) : inner_(std::move(inner)) {

@@ -25,7 +25,6 @@ std::string quotable(std::string_view url) {
     throw error("invalid base URL \"" + quotable(url) + "\": " + std::string(why));
 }
 
-
 } // namespace
 
 base_url parse_base_url(std::string_view url) {

@@ -27,7 +27,6 @@ public:
     */
     boost::asio::awaitable<std::optional<sse_event>> next();
 
-
 private:
     http_connection* connection_;
     sse_parser parser_;

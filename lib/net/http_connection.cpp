@@ -47,7 +47,6 @@ constexpr std::size_t body_chunk_bytes = 8 * 1024;
 constexpr int max_interim_responses = 8;
 constexpr auto as_result = asio::as_tuple(asio::use_awaitable);
 
-
 std::string format_ms(milliseconds d) {
     return d.count() % 1000 == 0 ? std::to_string(d.count() / 1000) + " s" : std::to_string(d.count()) + " ms";
 }

@@ -20,7 +20,6 @@ boost::json::value parse_raw(std::string_view body) {
     return v;
 }
 
-
 const choice_wire* first_choice(const completion_wire& completion) noexcept {
     if (!completion.choices) return nullptr;
     for (const choice_wire& c : *completion.choices)

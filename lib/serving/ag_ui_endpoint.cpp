@@ -21,7 +21,6 @@ namespace {
 namespace asio = boost::asio;
 namespace json = boost::json;
 
-
 /// A request that cannot be run: its status and why.
 struct refusal {
     unsigned status;

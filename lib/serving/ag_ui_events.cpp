@@ -2,7 +2,6 @@
 
 #include "../json/json_text.hpp"
 
-
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 

@@ -25,7 +25,6 @@ namespace json = boost::json;
 using detail::error_body;
 using text_detail::failure_text;
 
-
 std::int64_t unix_now() {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }

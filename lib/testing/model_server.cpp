@@ -49,7 +49,6 @@ constexpr std::chrono::seconds linger_time{1};
 // How often a gated reply's wait asks its gate again (see scripted_reply::chunk_gate).
 constexpr std::chrono::milliseconds gate_slice{20};
 
-
 const std::string* find_header(const scripted_reply& reply, std::string_view name) {
     for (const auto& [key, value] : reply.headers)
         if (iequals(key, name)) return &value;

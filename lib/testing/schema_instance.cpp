@@ -217,7 +217,6 @@ private:
         return std::nullopt;
     }
 
-
     // Whether a `$ref` lies in the subschema (not following it): a cheap stand-in for "may recurse".
     bool mentions_ref(const schema_node& n) {
         if (!ref_locations_) {
@@ -406,7 +405,6 @@ private:
         }
         return buf;
     }
-
 
     std::string make_string(const schema_node& n, const std::string& path) {
         const std::size_t min_len = n.min_length.value_or(0);

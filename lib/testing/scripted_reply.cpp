@@ -15,7 +15,6 @@ using text_detail::iequals;
 
 namespace {
 
-
 bool has_header(const scripted_reply& reply, std::string_view name) {
     return std::any_of(reply.headers.begin(), reply.headers.end(),
                        [&](const auto& h) { return iequals(h.first, name); });

@@ -363,7 +363,6 @@ TEST(A2aServerWire, AFinishedTaskCannotBeCanceled) {
     }());
 }
 
-
 TEST(A2aServerWire, TwoAnswersAtOnceToOneQuestionRunOnce) {
     asio::io_context io;
     forma_test::trigger_agent served(io.get_executor());

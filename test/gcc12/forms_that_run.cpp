@@ -255,7 +255,6 @@ boost::asio::awaitable<void> form_f4(forms::fixture& f) {
     forms::check_person(*person);
 }
 
-
 namespace {
 
 struct named_form {

@@ -251,7 +251,6 @@ struct maps {
 BOOST_DESCRIBE_STRUCT(maps, (), (counts, places, aliases, scores, nested, forest))
 FORMA_DESCRIBE_FIELDS(maps, (counts, .description = "Occurrences per word"));
 
-
 struct list_node {
     int value = 0;
     std::optional<std::unique_ptr<list_node>> next;

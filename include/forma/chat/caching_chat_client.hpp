@@ -50,7 +50,6 @@ public:
                         caching_chat_client_options options = {});
     ~caching_chat_client() override;
 
-
     /// The cache key of a request: lowercase hex SHA-256 of its normalized JSON.
     static std::string cache_key(const std::vector<chat_message>& messages, const chat_options& options);
     /// Whether a request's answer may differ each time (see cache_sampled_requests).

@@ -59,7 +59,6 @@ public:
     explicit concurrency_limiter(chat_client& inner, concurrency_limiter_options options = {});
     ~concurrency_limiter() override;
 
-
     std::size_t in_flight() const noexcept;
     std::size_t queued() const noexcept;
     const concurrency_limiter_options& options() const noexcept;

@@ -75,7 +75,6 @@ public:
     explicit function_invoking_chat_client(std::shared_ptr<chat_client> inner, function_invocation_options options = {});
     explicit function_invoking_chat_client(chat_client& inner, function_invocation_options options = {});
 
-
     const function_invocation_options& options() const noexcept { return options_; }
 
 protected:

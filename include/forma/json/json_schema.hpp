@@ -6,7 +6,6 @@
 
 #include <boost/json/object.hpp>
 
-
 namespace forma {
 
 /** The JSON Schema of `T`, in the dialect `options` selects.

@@ -104,7 +104,6 @@ struct nullable_element<std::unique_ptr<T>> {
 template <class T>
 using nullable_element_t = typename nullable_element<T>::type;
 
-
 /// Described members of a struct, its public bases' members included.
 template <class T>
 using members_of = boost::describe::describe_members<
