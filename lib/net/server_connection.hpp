@@ -125,7 +125,7 @@ public:
         // the last two); a body goes on into its string, bounded by max_body_size.
         buffer_.max_size(std::max<std::size_t>(options.max_header_size, 1024));
         for (;;) {
-            std::optional<server_request_parser> parsing(std::in_place);
+            std::optional<server_request_parser> parsing(std::in_place, request_);
             auto& parser = *parsing;
             parser.header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(options.max_header_size, UINT32_MAX)));
             parser.body_limit(boost::none); // the body's limit is checked below, where the route words the error
@@ -153,7 +153,7 @@ public:
                 local_ = local_address(socket);
             }
             first_request = false;
-            server_request request = std::move(parser.head());
+            server_request& request = parser.head();
             request.remote_address = peer_;
             request.local_address = local_;
             request.secure = secure;
@@ -221,7 +221,6 @@ public:
                 }
                 co_return;
             }
-            request.body = std::move(parser.body());
             const bool keep_alive = parser.keep_alive();
             // What a long stream holds is its handler's: the parser's fields and the read buffer go.
             parsing.reset();
@@ -373,7 +372,8 @@ private:
     /// parser writes the line into the head once it has it whole; before that, it is in the buffer.
     const error_shape& shape_of_partial_head(const http_routes& routes, const server_request& parsed) const {
         const auto shape_for = [&](std::string_view method, std::string_view target) -> const error_shape& {
-            const std::string origin_target = origin_form(target);
+            std::string origin_target;
+            assign_origin_form(origin_target, target);
             return *routes.find(method, std::string_view(origin_target).substr(0, origin_target.find('?'))).shape;
         };
         if (!parsed.target.empty()) return shape_for(parsed.method, parsed.target);
@@ -403,6 +403,7 @@ private:
 
     boost::asio::steady_timer timer_;
     boost::beast::flat_buffer buffer_;
+    server_request request_; // one request at a time, its strings' capacity kept for the next
     std::string peer_;
     std::string local_;
     origin_memo origins_;

@@ -113,6 +113,67 @@ TEST(HttpServer, RoutesByMethodAndPathAndKeepsTheConnectionAlive) {
     }());
 }
 
+// A connection keeps one server_request from request to request, for its strings' capacity:
+// each request must still see its own head and body only, whatever the last one had, left or took.
+TEST(HttpServer, EachRequestOnAKeptConnectionSeesItsOwnHeadAndBodyOnly) {
+    asio::io_context io;
+    run(io, [&]() -> asio::awaitable<void> {
+        const auto whole_request = [](server_request& request, response_writer& writer) -> asio::awaitable<void> {
+            json::array fields;
+            for (const auto& [name, value] : request.headers) fields.push_back(json::array{json::string(name), json::string(value)});
+            const json::object said{{"method", request.method}, {"target", request.target}, {"path", request.path},
+                                    {"query", request.query},   {"body", request.body},     {"headers", std::move(fields)}};
+            co_await writer.send({.body = json::serialize(said)});
+        };
+        const auto taker = [](server_request& request, response_writer& writer) -> asio::awaitable<void> {
+            const auto headers = std::move(request.headers); // a handler may take what it wants kept
+            const std::string body = std::move(request.body);
+            co_await writer.send({.body = std::to_string(headers.size()) + " " + std::to_string(body.size())});
+        };
+        http_routes routes;
+        routes.add("POST", "/whole/*", whole_request).add("GET", "/whole/*", whole_request).add("POST", "/take", taker);
+        running_server s(io, std::move(routes));
+        connection c = co_await connection::open(s.port());
+        const std::string long_body(5000, 'b'); // past what a connection keeps for the next body
+        co_await c.send(forma_test::raw_http::post("/whole/a/rather/long/target/path?first=1&more=2", long_body,
+                                                   "X-One: 1\r\nX-Two: a value longer than a short string\r\nX-Three: 3\r\n"));
+        auto first = co_await c.read();
+        co_await c.send(forma_test::raw_http::get("/whole/b"));
+        auto second = co_await c.read();
+        co_await c.send(forma_test::raw_http::post("/whole/c?x", "small", "X-Two: 2\r\n"));
+        auto third = co_await c.read();
+        co_await c.send(forma_test::raw_http::post("/take", "taken", "X-One: 1\r\n"));
+        auto taken = co_await c.read();
+        co_await c.send(forma_test::raw_http::get("/whole/d", "X-After: yes\r\n"));
+        auto after = co_await c.read();
+        co_await s.finish();
+        CO_ASSERT_TRUE(first && second && third && taken && after);
+        const auto headers = [](const json::object& said) { return json::serialize(said.at("headers")); };
+        const json::object one = body_of(*first);
+        EXPECT_EQ(one.at("body").as_string().size(), 5000u);
+        EXPECT_EQ(one.at("query").as_string(), "first=1&more=2");
+        EXPECT_EQ(headers(one), R"([["Host","localhost"],["Content-Type","application/json"],["X-One","1"],)"
+                                R"(["X-Two","a value longer than a short string"],["X-Three","3"],["Content-Length","5000"]])");
+        const json::object two = body_of(*second);
+        EXPECT_EQ(two.at("method").as_string(), "GET");
+        EXPECT_EQ(two.at("target").as_string(), "/whole/b");
+        EXPECT_EQ(two.at("path").as_string(), "/whole/b");
+        EXPECT_EQ(two.at("query").as_string(), "") << "the last request's query is not kept";
+        EXPECT_EQ(two.at("body").as_string(), "");
+        EXPECT_EQ(headers(two), R"([["Host","localhost"]])");
+        const json::object three = body_of(*third);
+        EXPECT_EQ(three.at("target").as_string(), "/whole/c?x");
+        EXPECT_EQ(three.at("query").as_string(), "x");
+        EXPECT_EQ(three.at("body").as_string(), "small");
+        EXPECT_EQ(headers(three), R"([["Host","localhost"],["Content-Type","application/json"],["X-Two","2"],["Content-Length","5"]])");
+        EXPECT_EQ(taken->body(), "4 5");
+        const json::object last = body_of(*after);
+        EXPECT_EQ(last.at("path").as_string(), "/whole/d");
+        EXPECT_EQ(last.at("body").as_string(), "");
+        EXPECT_EQ(headers(last), R"([["Host","localhost"],["X-After","yes"]])");
+    }());
+}
+
 TEST(HttpServer, AnswersUnknownPathsAndMethodsInTheRoutesErrorShape) {
     asio::io_context io;
     run(io, [&]() -> asio::awaitable<void> {
@@ -242,11 +303,22 @@ TEST(HttpServer, AnswersAnOversizedHeadWith431AndGarbageWith400) {
         co_await long_line_rpc.send("POST /rpc?q=" + std::string(2048, 'q'));
         auto too_long_rpc = co_await long_line_rpc.read();
 
+        // After an answered JSON-RPC request on the same connection, a line that never ends is
+        // shaped by its own route, not by the last request's.
+        connection kept = co_await connection::open(s.port());
+        co_await kept.send(forma_test::raw_http::post("/rpc", "{}"));
+        auto answered_rpc = co_await kept.read();
+        co_await kept.send("GET /echo?q=" + std::string(2048, 'q'));
+        auto too_long_after_rpc = co_await kept.read();
+
         connection garbage = co_await connection::open(s.port());
         co_await garbage.send("\x16\x03\x01 this is not HTTP\r\n\r\n");
         auto bad = co_await garbage.read();
         co_await s.finish();
-        CO_ASSERT_TRUE(too_big && bad && too_big_rpc && too_long_rpc);
+        CO_ASSERT_TRUE(too_big && bad && too_big_rpc && too_long_rpc && answered_rpc && too_long_after_rpc);
+        EXPECT_EQ(answered_rpc->result_int(), 200u);
+        EXPECT_EQ(too_long_after_rpc->result_int(), 431u);
+        EXPECT_FALSE(body_of(*too_long_after_rpc).contains("jsonrpc")) << too_long_after_rpc->body();
         EXPECT_EQ(too_long_rpc->result_int(), 431u);
         EXPECT_EQ(body_of(*too_long_rpc).at("error").at("code").as_int64(), -32600) << too_long_rpc->body();
         EXPECT_EQ(too_big->result_int(), 431u);

@@ -13,7 +13,9 @@
 
 namespace forma::net {
 
-/// Answers one request. `request.body` is read; the handler answers through `writer`.
+/// Answers one request. `request.body` is read; the handler answers through `writer`. `request`
+/// is the handler's until its coroutine ends (moving its strings out included); the server then
+/// reuses it for the connection's next request, so nothing may refer to it after that.
 using route_handler = std::function<boost::asio::awaitable<void>(server_request& request, response_writer& writer)>;
 
 /** How a protocol words an error the server finds before (or instead of) its handler: a
