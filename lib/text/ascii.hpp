@@ -13,8 +13,9 @@ constexpr char ascii_upper(char c) noexcept { return c >= 'a' && c <= 'z' ? stat
 
 /// Whether `a` and `b` are equal but for ASCII letter case.
 inline bool iequals(std::string_view a, std::string_view b) noexcept {
+    // Names come mostly in the case they are looked up in: equal bytes are not folded.
     return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
+           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return x == y || ascii_lower(x) == ascii_lower(y); });
 }
 
 /// Whether `text` starts with `prefix` but for ASCII letter case.
