@@ -1,5 +1,6 @@
 #include <forma/model/agent_response.hpp>
 
+#include "answer_text.hpp"
 #include "joined_response.hpp"
 #include "json_support.hpp"
 
@@ -21,14 +22,22 @@ bool ends_a_turn(const chat_message& message) noexcept {
 
 } // namespace
 
-std::string agent_response<void>::text() const {
-    // The answer is the last author's: an orchestration's earlier participants answered before it.
+namespace {
+
+// The answer is the last author's messages since the last turn ended: an orchestration's earlier
+// participants answered before it.
+std::vector<chat_message>::const_iterator answer_start(const std::vector<chat_message>& messages) noexcept {
     const std::string_view author = messages.empty() ? std::string_view() : std::string_view(messages.back().author_name);
-    auto answer_start = messages.end();
-    while (answer_start != messages.begin() && !ends_a_turn(*std::prev(answer_start)) && std::prev(answer_start)->author_name == author)
-        --answer_start;
+    auto start = messages.end();
+    while (start != messages.begin() && !ends_a_turn(*std::prev(start)) && std::prev(start)->author_name == author) --start;
+    return start;
+}
+
+} // namespace
+
+std::string agent_response<void>::text() const {
     std::string out;
-    for (auto it = answer_start; it != messages.end(); ++it) {
+    for (auto it = answer_start(messages); it != messages.end(); ++it) {
         const chat_message& message = *it;
         const std::size_t mark = out.size();
         if (!out.empty()) out += '\n';
@@ -38,6 +47,17 @@ std::string agent_response<void>::text() const {
         if (out.size() == text_start) out.resize(mark); // no text: no separator either
     }
     return out;
+}
+
+std::optional<std::string_view> model_detail::answer_text_view(const agent_response<>& response) noexcept {
+    std::optional<std::string_view> text;
+    for (auto it = answer_start(response.messages); it != response.messages.end(); ++it)
+        for (const content& c : it->contents)
+            if (const auto* t = std::get_if<text_content>(&c)) {
+                if (text) return std::nullopt; // joined by text()
+                text = t->text;
+            }
+    return text ? text : std::string_view();
 }
 
 std::vector<function_approval_request_content> agent_response<void>::approval_requests() const {

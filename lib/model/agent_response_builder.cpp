@@ -99,6 +99,12 @@ void agent_response_builder::add_update(Update&& update) {
 
     if (!has_message_content) return;
     auto&& contents = std::forward<Update>(update).contents;
+    if constexpr (!std::is_lvalue_reference_v<Update>) {
+        if (message->contents.empty() && contents.size() == 1) { // nothing to merge: the vector is taken whole
+            message->contents = std::move(contents);
+            return;
+        }
+    }
     for (auto&& c : contents) {
         if (std::holds_alternative<usage_content>(c)) continue;
         if constexpr (std::is_lvalue_reference_v<Update>)

@@ -4,6 +4,7 @@
 #include <forma/model/agent_response_update.hpp>
 
 #include <concepts>
+#include <memory>
 #include <ranges>
 #include <type_traits>
 #include <utility>
@@ -47,7 +48,10 @@ public:
     /// Hands out the merged response and starts over empty.
     agent_response<> take() {
         agent_response<> out = std::move(response_);
-        response_ = agent_response<>();
+        // Made anew in place: cheaper than assigning an empty one (its property bags' moves).
+        static_assert(std::is_nothrow_default_constructible_v<agent_response<>>);
+        std::destroy_at(&response_);
+        std::construct_at(&response_);
         return out;
     }
 
