@@ -8,11 +8,13 @@
 #include "../json/json_text.hpp"
 #include "../net/media_type.hpp"
 #include "../text/failure_text.hpp"
+#include "../text/random_hex.hpp"
 #include "openai_request.hpp"
 #include "openai_shapes.hpp"
 
 #include <boost/json/object.hpp>
 
+#include <array>
 #include <charconv>
 #include <cstddef>
 
@@ -90,7 +92,7 @@ struct openai_endpoints::state {
         if (std::optional<net::http_reply> refused = refused_media_type(request)) return send(writer, std::move(*refused));
         detail::run_request run;
         try {
-            run = detail::read_chat_request(request.body);
+            detail::read_chat_request(request.body, run);
         } catch (const detail::request_error& e) {
             return send(writer, invalid_request(e));
         }
@@ -101,17 +103,22 @@ struct openai_endpoints::state {
     }
 
     asio::awaitable<void> whole_chat_completion(net::response_writer& writer, asio::awaitable<agent_response<>> running) {
-        net::http_reply reply;
+        std::optional<net::http_reply> reply; // not a default one, whose content type is a string made and dropped
         try {
-            reply = completion_reply(co_await std::move(running));
+            reply.emplace(completion_reply(co_await std::move(running)));
         } catch (...) {
-            reply = failed_run(std::current_exception());
+            reply.emplace(failed_run(std::current_exception()));
         }
-        co_await writer.send(std::move(reply));
+        co_await writer.send(std::move(*reply));
     }
 
     net::http_reply completion_reply(const agent_response<>& answer) const {
-        return json_reply(200, detail::chat_completion(answer, make_unique_id("chatcmpl-"), options.model, unix_now()));
+        // The id as make_unique_id("chatcmpl-") makes it, on the stack: it is copied into the text.
+        constexpr std::string_view prefix = "chatcmpl-";
+        std::array<char, prefix.size() + 32> id;
+        prefix.copy(id.data(), prefix.size());
+        text_detail::write_random_hex(id.data() + prefix.size());
+        return json_reply(200, detail::chat_completion(answer, std::string_view(id.data(), id.size()), options.model, unix_now()));
     }
 
     asio::awaitable<void> stream_chat_completion(net::response_writer& writer, detail::run_request run) {

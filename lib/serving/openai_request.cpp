@@ -193,9 +193,8 @@ Body read_body(std::string_view json) {
 
 responses_request_body read_responses_body(std::string_view json) { return read_body<responses_request_body>(json); }
 
-run_request read_chat_request(std::string_view json) {
+void read_chat_request(std::string_view json, run_request& out) {
     chat_request_body body = read_body<chat_request_body>(json);
-    run_request out;
     out.model = std::move(body.model).value_or("");
     if (!body.messages || body.messages->empty()) refuse("messages", "messages must be a non-empty array");
     refuse_client_tools(body);
@@ -225,7 +224,6 @@ run_request read_chat_request(std::string_view json) {
     read_sampling(body, {body.max_tokens, body.max_completion_tokens}, out.options);
     out.stream = body.stream.value_or(false);
     out.include_usage = body.stream_options && body.stream_options->include_usage.value_or(false);
-    return out;
 }
 
 run_request read_responses_request(responses_request_body& body) {

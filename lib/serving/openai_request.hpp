@@ -25,8 +25,9 @@ struct run_request {
     std::string previous_response_id{};     ///< responses
 };
 
-/// POST /chat/completions: the body's JSON read. @throws request_error.
-run_request read_chat_request(std::string_view body);
+/// POST /chat/completions: the body's JSON read into `out`, a run_request as constructed (filled
+/// in place: the request is large, and a server reads one per request). @throws request_error.
+void read_chat_request(std::string_view body, run_request& out);
 /// A Responses body's JSON read, every member's type checked. @throws request_error naming the member.
 responses_request_body read_responses_body(std::string_view json);
 /// POST /responses: what read_responses_body read (its strings are moved out). @throws request_error.

@@ -1,6 +1,7 @@
 #include "openai_shapes.hpp"
 
 #include "../json/json_text.hpp"
+#include "../model/answer_text.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -100,7 +101,11 @@ void append_chat_usage(std::string& out, const std::optional<usage_details>& usa
 } // namespace
 
 std::string chat_completion(const agent_response<>& answer, std::string_view id, std::string_view model, std::int64_t created) {
-    const std::string text = answer.text();
+    // The answer's text is one content's as a rule, written out without a copy of its own.
+    std::string joined;
+    const std::optional<std::string_view> single = model_detail::answer_text_view(answer);
+    if (!single) joined = answer.text();
+    const std::string_view text = single ? *single : std::string_view(joined);
     std::string finish = answer.finish_reason ? answer.finish_reason->value() : "stop";
     std::string tool_calls;
     if (const auto requests = answer.approval_requests(); !requests.empty()) {

@@ -17,12 +17,10 @@ constexpr std::uint64_t hex_digit_bytes(std::uint64_t nibbles) noexcept {
     return nibbles + 0x3030303030303030u + letters * ('a' - '0' - 10);
 }
 
-/// `prefix`, then 32 random lowercase hex digits (128 bits from a thread's own generator).
-inline std::string random_hex_id(std::string_view prefix = {}) {
+/// The digits of a random id: 32 random lowercase hex digits (128 bits from a thread's own
+/// generator) written at `out`.
+inline void write_random_hex(char* out) {
     thread_local std::mt19937_64 engine{std::random_device{}()};
-    std::string id(prefix.size() + 32, '0');
-    prefix.copy(id.data(), prefix.size());
-    char* out = id.data() + prefix.size();
     for (int half = 0; half < 2; ++half, out += 16) {
         const std::uint64_t bits = engine();
         const std::uint64_t low = hex_digit_bytes(bits & 0x0F0F0F0F0F0F0F0Fu);
@@ -30,6 +28,13 @@ inline std::string random_hex_id(std::string_view prefix = {}) {
         std::memcpy(out, &low, 8);
         std::memcpy(out + 8, &high, 8);
     }
+}
+
+/// `prefix`, then 32 random lowercase hex digits (write_random_hex).
+inline std::string random_hex_id(std::string_view prefix = {}) {
+    std::string id(prefix.size() + 32, '0');
+    prefix.copy(id.data(), prefix.size());
+    write_random_hex(id.data() + prefix.size());
     return id;
 }
 

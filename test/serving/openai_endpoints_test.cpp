@@ -163,6 +163,67 @@ TEST(OpenaiEndpoints, WritesShapesOpenAiDefines) {
     EXPECT_GE(events.size(), 10u);
 }
 
+// An agent that answers each run with the next of the responses it was given.
+class given_answers_agent final : public forma::agent {
+public:
+    given_answers_agent(asio::any_io_executor executor, std::vector<forma::agent_response<>> answers)
+        : executor_(std::move(executor)), answers_(std::move(answers)) {}
+    executor_type get_executor() const override { return executor_; }
+    std::string_view id() const noexcept override { return "given-answers"; }
+    std::string_view name() const noexcept override { return "given-answers"; }
+    std::string_view description() const noexcept override { return ""; }
+
+protected:
+    asio::awaitable<forma::agent_response<>> run_core(forma::agent_run) override { co_return next(); }
+    forma::update_stream run_streaming_core(forma::agent_run) override { return forma::make_update_stream(executor_, next().to_updates()); }
+
+private:
+    forma::agent_response<> next() { return answers_.at(next_++); }
+    asio::any_io_executor executor_;
+    std::vector<forma::agent_response<>> answers_;
+    std::size_t next_ = 0;
+};
+
+// A completion's content is the answer's text() (the last author's messages since the last tool
+// result, joined by newlines), whether it is one text content, written without a copy, or several.
+TEST(OpenaiEndpoints, AChatCompletionsContentIsTheAnswersText) {
+    using forma::chat_message, forma::chat_role, forma::text_content;
+    const auto assistant = [](std::vector<forma::content> contents, std::string author = {}) {
+        chat_message m(chat_role::assistant(), std::move(contents));
+        m.author_name = std::move(author);
+        return m;
+    };
+    const std::vector<forma::agent_response<>> answers{
+        forma::agent_response<>(assistant({text_content("only")})),
+        forma::agent_response<>(assistant({text_content("Hel"), text_content("lo")})),
+        forma::agent_response<>({assistant({text_content("first")}), assistant({text_content("second")})}),
+        forma::agent_response<>({assistant({text_content("before the tool")}),
+                                 assistant({forma::function_call_content("c1", "look", {{"q", "x"}})}),
+                                 chat_message(chat_role::tool(), {forma::function_result_content("c1", "found")}),
+                                 assistant({text_content("after it")})}),
+        forma::agent_response<>({assistant({text_content("Draft.")}, "writer"), assistant({text_content("Fine.")}, "reviewer")}),
+        forma::agent_response<>({assistant({text_content("")}), assistant({text_content("late")})}),
+        forma::agent_response<>(assistant({forma::text_reasoning_content("thinking only")})),
+    };
+    asio::io_context io;
+    given_answers_agent served(io.get_executor(), answers);
+    forma::serving::openai_endpoints endpoints(served);
+    std::vector<json::value> contents;
+    run(io, [&]() -> asio::awaitable<void> {
+        running_server s(io, endpoints.routes());
+        for (std::size_t i = 0; i < answers.size(); ++i) {
+            const auto reply = co_await raw_http::posted(s.port(), "/v1/chat/completions", R"({"messages":[{"role":"user","content":"go"}]})");
+            contents.push_back(json::parse(reply.body()).at("choices").at(0).at("message").at("content"));
+        }
+        co_await s.finish();
+    }());
+    ASSERT_EQ(contents.size(), answers.size());
+    for (std::size_t i = 0; i + 1 < answers.size(); ++i) EXPECT_EQ(contents[i], json::value(answers[i].text())) << "answer " << i;
+    EXPECT_EQ(contents[3], json::value("after it"));
+    EXPECT_EQ(contents[4], json::value("Fine."));
+    EXPECT_TRUE(contents.back().is_null()) << "an answer without text has null content";
+}
+
 // An agent that keeps each run's response format and input text, and answers "kept".
 class format_keeping_agent final : public forma::agent {
 public:
