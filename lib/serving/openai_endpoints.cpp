@@ -128,6 +128,7 @@ struct openai_endpoints::state {
         auto send = [&](std::string chunk) -> asio::awaitable<void> { co_await writer.write(net::format_sse_event(chunk)); };
         co_await send(chunks.chunk(R"({"role":"assistant","content":""})"));
         agent_response_builder answer;
+        std::size_t messages_before_text = 0; // the answer's messages when text was last sent; 0: none sent yet
         std::exception_ptr failure;
         try {
             session_ref fresh;
@@ -140,6 +141,10 @@ struct openai_endpoints::state {
                 for (const content& c : update->contents)
                     if (const auto* t = std::get_if<text_content>(&c)) text += t->text;
                 if (text.empty()) continue;
+                // Another message's text comes after a newline, as agent_response::text() joins them.
+                const std::size_t messages = answer.response().messages.size();
+                if (messages_before_text != 0 && messages != messages_before_text) text.insert(0, 1, '\n');
+                messages_before_text = messages;
                 co_await send(chunks.chunk(detail::chat_chunks::content(text)));
             }
         } catch (const boost::system::system_error& e) {

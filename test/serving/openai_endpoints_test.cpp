@@ -163,7 +163,7 @@ TEST(OpenaiEndpoints, WritesShapesOpenAiDefines) {
     EXPECT_GE(events.size(), 10u);
 }
 
-// An agent that answers each run with the next of the responses it was given.
+// An agent that answers each run with the next of the responses it was given, in turn.
 class given_answers_agent final : public forma::agent {
 public:
     given_answers_agent(asio::any_io_executor executor, std::vector<forma::agent_response<>> answers)
@@ -178,14 +178,15 @@ protected:
     forma::update_stream run_streaming_core(forma::agent_run) override { return forma::make_update_stream(executor_, next().to_updates()); }
 
 private:
-    forma::agent_response<> next() { return answers_.at(next_++); }
+    forma::agent_response<> next() { return answers_.at(next_++ % answers_.size()); } // in turn, then again
     asio::any_io_executor executor_;
     std::vector<forma::agent_response<>> answers_;
     std::size_t next_ = 0;
 };
 
 // A completion's content is the answer's text() (the last author's messages since the last tool
-// result, joined by newlines), whether it is one text content, written without a copy, or several.
+// result, joined by newlines), whether it is one text content, written without a copy, or several;
+// streamed, its pieces are joined the same way.
 TEST(OpenaiEndpoints, AChatCompletionsContentIsTheAnswersText) {
     using forma::chat_message, forma::chat_role, forma::text_content;
     const auto assistant = [](std::vector<forma::content> contents, std::string author = {}) {
@@ -193,10 +194,14 @@ TEST(OpenaiEndpoints, AChatCompletionsContentIsTheAnswersText) {
         m.author_name = std::move(author);
         return m;
     };
+    const auto with_id = [](chat_message m, std::string id) { // messages a stream keeps apart, not merged
+        m.message_id = std::move(id);
+        return m;
+    };
     const std::vector<forma::agent_response<>> answers{
         forma::agent_response<>(assistant({text_content("only")})),
         forma::agent_response<>(assistant({text_content("Hel"), text_content("lo")})),
-        forma::agent_response<>({assistant({text_content("first")}), assistant({text_content("second")})}),
+        forma::agent_response<>({with_id(assistant({text_content("first")}), "m1"), with_id(assistant({text_content("second")}), "m2")}),
         forma::agent_response<>({assistant({text_content("before the tool")}),
                                  assistant({forma::function_call_content("c1", "look", {{"q", "x"}})}),
                                  chat_message(chat_role::tool(), {forma::function_result_content("c1", "found")}),
@@ -209,11 +214,24 @@ TEST(OpenaiEndpoints, AChatCompletionsContentIsTheAnswersText) {
     given_answers_agent served(io.get_executor(), answers);
     forma::serving::openai_endpoints endpoints(served);
     std::vector<json::value> contents;
+    std::vector<std::string> streamed;
     run(io, [&]() -> asio::awaitable<void> {
         running_server s(io, endpoints.routes());
         for (std::size_t i = 0; i < answers.size(); ++i) {
             const auto reply = co_await raw_http::posted(s.port(), "/v1/chat/completions", R"({"messages":[{"role":"user","content":"go"}]})");
             contents.push_back(json::parse(reply.body()).at("choices").at(0).at("message").at("content"));
+        }
+        for (std::size_t i = 0; i < answers.size(); ++i) { // the same answers streamed
+            const auto reply =
+                co_await raw_http::posted(s.port(), "/v1/chat/completions", R"({"messages":[{"role":"user","content":"go"}],"stream":true})");
+            std::string joined;
+            for (const std::string& data : raw_http::sse_data(reply.body())) {
+                if (data == "[DONE]") continue;
+                const json::value chunk = json::parse(data);
+                const json::value& delta = chunk.at("choices").at(0).at("delta");
+                if (const json::value* piece = delta.as_object().if_contains("content"); piece && piece->is_string()) joined += piece->as_string();
+            }
+            streamed.push_back(joined);
         }
         co_await s.finish();
     }());
@@ -222,6 +240,12 @@ TEST(OpenaiEndpoints, AChatCompletionsContentIsTheAnswersText) {
     EXPECT_EQ(contents[3], json::value("after it"));
     EXPECT_EQ(contents[4], json::value("Fine."));
     EXPECT_TRUE(contents.back().is_null()) << "an answer without text has null content";
+    // Streamed, the pieces join as text() joins them. A stream cannot take back what it sent before
+    // a tool round or another author's answer: there the answer is what its text ends with.
+    ASSERT_EQ(streamed.size(), answers.size());
+    for (const std::size_t i : {0, 1, 2, 5, 6}) EXPECT_EQ(streamed[i], answers[i].text()) << "answer " << i << ", streamed";
+    EXPECT_EQ(streamed[3], "before the tool\nafter it");
+    EXPECT_EQ(streamed[4], "Draft.\nFine.");
 }
 
 // An agent that keeps each run's response format and input text, and answers "kept".
