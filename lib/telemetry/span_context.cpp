@@ -1,6 +1,6 @@
 #include <forma/telemetry/span_context.hpp>
 
-#include <random>
+#include "../text/random_bytes.hpp"
 
 namespace forma::telemetry {
 
@@ -15,16 +15,13 @@ bool all_zero(const std::array<std::uint8_t, N>& bytes) noexcept {
     return any == 0;
 }
 
+// From the kernel's generator, as every id forma makes: a generator seeded with 32 bits (as
+// std::random_device gives) made two of 65,000 processes trace with the same ids, with a chance of 2 in 5.
 template <std::size_t N>
 std::array<std::uint8_t, N> random_id() {
-    thread_local std::mt19937_64 engine{std::random_device{}()};
     std::array<std::uint8_t, N> id{};
-    do {
-        for (std::size_t i = 0; i < N; i += 8) {
-            std::uint64_t bits = engine();
-            for (std::size_t j = 0; j < 8 && i + j < N; ++j, bits >>= 8) id[i + j] = static_cast<std::uint8_t>(bits);
-        }
-    } while (all_zero(id));
+    do text_detail::random_bytes(id.data(), N);
+    while (all_zero(id));
     return id;
 }
 

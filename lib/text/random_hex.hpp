@@ -2,9 +2,10 @@
 // Random identifiers in lowercase hex (agents' and sessions' ids, MCP session ids), for the code
 // in lib/: the one place they are made.
 
+#include "random_bytes.hpp"
+
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <string>
 #include <string_view>
 
@@ -17,12 +18,14 @@ constexpr std::uint64_t hex_digit_bytes(std::uint64_t nibbles) noexcept {
     return nibbles + 0x3030303030303030u + letters * ('a' - '0' - 10);
 }
 
-/// The digits of a random id: 32 random lowercase hex digits (128 bits from a thread's own
-/// generator) written at `out`.
+/// The digits of a random id: 32 random lowercase hex digits (128 bits from the kernel's
+/// cryptographic generator, random_bytes) written at `out`.
 inline void write_random_hex(char* out) {
-    thread_local std::mt19937_64 engine{std::random_device{}()};
+    unsigned char drawn[16];
+    random_bytes(drawn, sizeof drawn);
     for (int half = 0; half < 2; ++half, out += 16) {
-        const std::uint64_t bits = engine();
+        std::uint64_t bits;
+        std::memcpy(&bits, drawn + 8 * half, 8);
         const std::uint64_t low = hex_digit_bytes(bits & 0x0F0F0F0F0F0F0F0Fu);
         const std::uint64_t high = hex_digit_bytes((bits >> 4) & 0x0F0F0F0F0F0F0F0Fu);
         std::memcpy(out, &low, 8);

@@ -27,7 +27,7 @@ struct span_context {
     friend bool operator==(const span_context&, const span_context&) = default;
 };
 
-/// A random, valid id (thread-local generator, seeded from std::random_device).
+/// A random, valid id (from the kernel's cryptographic generator, never all zero).
 trace_id make_trace_id();
 span_id make_span_id();
 
