@@ -47,17 +47,17 @@ boost::asio::awaitable<agent_response<>> rethrown(std::exception_ptr failure) {
 // coroutine's would.
 boost::asio::awaitable<agent_response<>> agent::run(agent_input input, session_ref session, agent_run_options options) {
     try {
-        agent_run run{std::move(input).messages(), nullptr, std::move(options)};
         if (const session_id* id = session.stored()) {
             // A coroutine without captures: its frame holds the run and the id, not this call's locals.
             return [](agent& self, agent_run run, session_id id) -> boost::asio::awaitable<agent_response<>> {
                 run.session = co_await self.open_session(std::move(id));
                 co_return co_await self.run_core(std::move(run));
-            }(*this, std::move(run), *id);
+            }(*this, agent_run{std::move(input).messages(), nullptr, std::move(options)}, *id);
         }
-        if (const auto* held = session.held()) run.session = *held;
-        if (!run.session) run.session = create_session();
-        return run_core(std::move(run));
+        const std::shared_ptr<agent_session>* held = session.held();
+        std::shared_ptr<agent_session> run_session = held && *held ? *held : create_session();
+        // The run made as run_core's argument: one move of the options fewer than a local's.
+        return run_core(agent_run{std::move(input).messages(), std::move(run_session), std::move(options)});
     } catch (...) {
         return rethrown(std::current_exception());
     }
@@ -84,12 +84,12 @@ private:
 };
 
 update_stream agent::run_streaming(agent_input input, session_ref session, agent_run_options options) {
-    agent_run run{std::move(input).messages(), nullptr, std::move(options)};
     if (const session_id* id = session.stored())
-        return update_stream(get_executor(), std::make_unique<opening_stream>(*this, *id, std::move(run)));
-    if (const auto* held = session.held()) run.session = *held;
-    if (!run.session) run.session = create_session();
-    return run_streaming_core(std::move(run));
+        return update_stream(get_executor(), std::make_unique<opening_stream>(
+                                                 *this, *id, agent_run{std::move(input).messages(), nullptr, std::move(options)}));
+    const std::shared_ptr<agent_session>* held = session.held();
+    std::shared_ptr<agent_session> run_session = held && *held ? *held : create_session();
+    return run_streaming_core(agent_run{std::move(input).messages(), std::move(run_session), std::move(options)});
 }
 
 } // namespace forma

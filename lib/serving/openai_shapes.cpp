@@ -93,9 +93,13 @@ namespace {
 void append_chat_usage(std::string& out, const std::optional<usage_details>& usage) {
     const std::int64_t input = usage && usage->input_token_count ? *usage->input_token_count : 0;
     const std::int64_t output = usage && usage->output_token_count ? *usage->output_token_count : 0;
-    out.append(R"({"prompt_tokens":)"sv).append(std::to_string(input));
-    out.append(R"(,"completion_tokens":)"sv).append(std::to_string(output));
-    out.append(R"(,"total_tokens":)"sv).append(std::to_string(input + output)).append("}"sv);
+    out.append(R"({"prompt_tokens":)"sv);
+    json_detail::append_integer(out, input);
+    out.append(R"(,"completion_tokens":)"sv);
+    json_detail::append_integer(out, output);
+    out.append(R"(,"total_tokens":)"sv);
+    json_detail::append_integer(out, input + output);
+    out.append("}"sv);
 }
 
 } // namespace
@@ -106,7 +110,7 @@ std::string chat_completion(const agent_response<>& answer, std::string_view id,
     const std::optional<std::string_view> single = model_detail::answer_text_view(answer);
     if (!single) joined = answer.text();
     const std::string_view text = single ? *single : std::string_view(joined);
-    std::string finish = answer.finish_reason ? answer.finish_reason->value() : "stop";
+    std::string_view finish = answer.finish_reason ? std::string_view(answer.finish_reason->value()) : "stop"sv;
     std::string tool_calls;
     if (const auto requests = answer.approval_requests(); !requests.empty()) {
         tool_calls = json_detail::serialize_utf8(chat_tool_calls(requests, false));
@@ -116,7 +120,9 @@ std::string chat_completion(const agent_response<>& answer, std::string_view id,
     out.reserve(320 + id.size() + model.size() + text.size() + tool_calls.size());
     out.append(R"({"id":)"sv);
     json_detail::append_json_string(out, id);
-    out.append(R"(,"object":"chat.completion","created":)"sv).append(std::to_string(created)).append(R"(,"model":)"sv);
+    out.append(R"(,"object":"chat.completion","created":)"sv);
+    json_detail::append_integer(out, created);
+    out.append(R"(,"model":)"sv);
     json_detail::append_json_string(out, model);
     out.append(R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)"sv);
     if (text.empty()) out.append("null"sv);
@@ -134,7 +140,9 @@ std::string chat_completion(const agent_response<>& answer, std::string_view id,
 chat_chunks::chat_chunks(std::string_view id, std::string_view model, std::int64_t created) {
     head_.append(R"({"id":)"sv);
     json_detail::append_json_string(head_, id);
-    head_.append(R"(,"object":"chat.completion.chunk","created":)"sv).append(std::to_string(created)).append(R"(,"model":)"sv);
+    head_.append(R"(,"object":"chat.completion.chunk","created":)"sv);
+    json_detail::append_integer(head_, created);
+    head_.append(R"(,"model":)"sv);
     json_detail::append_json_string(head_, model);
     head_.append(R"(,"choices":)"sv);
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <forma/agent/heap_optional.hpp>
 #include <forma/agent/output_validator.hpp>
 #include <forma/chat/chat_options.hpp>
 #include <forma/chat/run_context.hpp>
@@ -28,9 +29,11 @@ struct agent_run_options {
     std::optional<forma::continuation_token> continuation_token{};
     /// Lets the agent answer with a continuation token instead of waiting.
     bool allow_background_responses = false;
-    /// Chat options for agents that call a chat client; they override the agent's own
-    /// (instructions are joined agent-first).
-    std::optional<forma::chat_options> chat_options{};
+    /** Chat options for agents that call a chat client; they override the agent's own
+        (instructions are joined agent-first). Kept on the heap: unset, as most runs leave
+        them, they add one pointer to each run's coroutine frame.
+    */
+    forma::heap_optional<forma::chat_options> chat_options{};
     /** How many times an answer that breaks its response format is sent back to the
         model with the errors found, for a corrected one; unset: the agent's default
         (chat_client_agent_options::max_output_retries, 1). 0 turns retries off.
