@@ -32,9 +32,9 @@ struct pool_page {
     unsigned char bytes[4096 - sizeof(std::size_t)];
 };
 
-class thread_pool {
+class byte_pool {
 public:
-    thread_pool() {
+    byte_pool() {
         void* mapped = mmap(nullptr, sizeof(pool_page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (mapped == MAP_FAILED) return;
         if (madvise(mapped, sizeof(pool_page), MADV_WIPEONFORK) != 0) { // a kernel before 4.14: no pool
@@ -43,9 +43,9 @@ public:
         }
         page_ = static_cast<pool_page*>(mapped); // zero-filled: empty
     }
-    thread_pool(const thread_pool&) = delete;
-    thread_pool& operator=(const thread_pool&) = delete;
-    ~thread_pool() {
+    byte_pool(const byte_pool&) = delete;
+    byte_pool& operator=(const byte_pool&) = delete;
+    ~byte_pool() {
         if (page_) munmap(page_, sizeof(pool_page));
     }
 
@@ -68,7 +68,7 @@ private:
 } // namespace
 
 void random_bytes(unsigned char* out, std::size_t size) {
-    thread_local thread_pool pool;
+    thread_local byte_pool pool;
     pool.take(out, size);
 }
 

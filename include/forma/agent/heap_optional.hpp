@@ -67,9 +67,9 @@ public:
     const T* operator->() const noexcept { return value_.get(); }
 
     /// @throws std::bad_optional_access when empty.
-    T& value() & { return checked(); }
-    const T& value() const& { return const_cast<heap_optional&>(*this).checked(); }
-    T&& value() && { return std::move(checked()); }
+    T& value() & { return checked(value_); }
+    const T& value() const& { return checked(value_); }
+    T&& value() && { return std::move(checked(value_)); }
 
     template <class U>
     T value_or(U&& fallback) const& {
@@ -92,9 +92,10 @@ public:
     friend bool operator==(const heap_optional& a, std::nullopt_t) noexcept { return !a; }
 
 private:
-    T& checked() {
-        if (!value_) throw std::bad_optional_access();
-        return *value_;
+    // As std::optional::value does: the standard's exception, for code written against it.
+    static T& checked(const std::unique_ptr<T>& value) {
+        if (!value) throw std::bad_optional_access();
+        return *value;
     }
 
     std::unique_ptr<T> value_;
