@@ -7,7 +7,6 @@
 #include <boost/json/value.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -107,12 +106,6 @@ inline std::string quoted(std::string_view s) { return '"' + valid_utf8(s) + '"'
 
 /// Appends `s` to `out` as a JSON string, a byte that does not start valid UTF-8 written as U+FFFD.
 void append_json_string(std::string& out, std::string_view s);
-
-/// Appends `value` in decimal, without the string std::to_string would make.
-inline void append_integer(std::string& out, std::int64_t value) {
-    char digits[20];
-    out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
-}
 
 /// `value` as JSON text that is valid UTF-8 whatever its strings hold (a string that came from
 /// anywhere: a model's tool arguments, a peer's words): Boost.JSON writes a string's bytes as they

@@ -1,6 +1,7 @@
 #include "server_writer.hpp"
 
 #include "../text/ascii.hpp"
+#include "../text/decimal_digits.hpp"
 
 #include <boost/beast/http/status.hpp>
 
@@ -33,11 +34,6 @@ void append_field(std::string& out, std::string_view name, std::string_view valu
     out.append("\r\n");
 }
 
-void append_number(std::string& out, std::size_t n) {
-    char digits[20];
-    out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
-}
-
 } // namespace
 
 std::string response_head(const http_reply& reply, bool keep_alive, std::optional<std::size_t> body_size) {
@@ -48,7 +44,7 @@ std::string response_head(const http_reply& reply, bool keep_alive, std::optiona
     std::string out;
     out.reserve(size);
     out.append("HTTP/1.1 ");
-    append_number(out, reply.status);
+    text_detail::append_decimal(out, reply.status);
     out.append(" ").append(reason).append("\r\n");
     if (!reply.content_type.empty()) append_field(out, "Content-Type", reply.content_type);
     for (const auto& [name, value] : reply.headers)
@@ -59,7 +55,7 @@ std::string response_head(const http_reply& reply, bool keep_alive, std::optiona
         out.append("Transfer-Encoding: chunked\r\n");
     } else if (!bodiless) {
         out.append("Content-Length: ");
-        append_number(out, *body_size);
+        text_detail::append_decimal(out, *body_size);
         out.append("\r\n");
     }
     out.append("\r\n");

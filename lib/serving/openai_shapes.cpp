@@ -2,6 +2,7 @@
 
 #include "../json/json_text.hpp"
 #include "../model/answer_text.hpp"
+#include "../text/decimal_digits.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -94,11 +95,11 @@ void append_chat_usage(std::string& out, const std::optional<usage_details>& usa
     const std::int64_t input = usage && usage->input_token_count ? *usage->input_token_count : 0;
     const std::int64_t output = usage && usage->output_token_count ? *usage->output_token_count : 0;
     out.append(R"({"prompt_tokens":)"sv);
-    json_detail::append_integer(out, input);
+    text_detail::append_decimal(out, input);
     out.append(R"(,"completion_tokens":)"sv);
-    json_detail::append_integer(out, output);
+    text_detail::append_decimal(out, output);
     out.append(R"(,"total_tokens":)"sv);
-    json_detail::append_integer(out, input + output);
+    text_detail::append_decimal(out, input + output);
     out.append("}"sv);
 }
 
@@ -121,7 +122,7 @@ std::string chat_completion(const agent_response<>& answer, std::string_view id,
     out.append(R"({"id":)"sv);
     json_detail::append_json_string(out, id);
     out.append(R"(,"object":"chat.completion","created":)"sv);
-    json_detail::append_integer(out, created);
+    text_detail::append_decimal(out, created);
     out.append(R"(,"model":)"sv);
     json_detail::append_json_string(out, model);
     out.append(R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)"sv);
@@ -141,7 +142,7 @@ chat_chunks::chat_chunks(std::string_view id, std::string_view model, std::int64
     head_.append(R"({"id":)"sv);
     json_detail::append_json_string(head_, id);
     head_.append(R"(,"object":"chat.completion.chunk","created":)"sv);
-    json_detail::append_integer(head_, created);
+    text_detail::append_decimal(head_, created);
     head_.append(R"(,"model":)"sv);
     json_detail::append_json_string(head_, model);
     head_.append(R"(,"choices":)"sv);

@@ -1,7 +1,11 @@
 #pragma once
-// Fixed-width decimal fields of dates and times, for the parsers in lib/.
+// Decimal digits for the code in lib/: fixed-width fields of dates and times read, integers
+// appended to a text being written.
 
+#include <charconv>
+#include <concepts>
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace forma::text_detail {
@@ -19,6 +23,13 @@ inline int number_at(std::string_view s, std::size_t pos, std::size_t n) noexcep
     int v = 0;
     for (std::size_t i = pos; i < pos + n; ++i) v = v * 10 + (s[i] - '0');
     return v;
+}
+
+/// Appends `value` in decimal, without the string std::to_string would make.
+template <std::integral Integer>
+void append_decimal(std::string& out, Integer value) {
+    char digits[20];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
 }
 
 } // namespace forma::text_detail
