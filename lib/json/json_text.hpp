@@ -104,8 +104,12 @@ inline std::string valid_utf8(std::string_view s) {
 /// `quoted(text)` may find std::quoted.
 inline std::string quoted(std::string_view s) { return '"' + valid_utf8(s) + '"'; }
 
+class writer;
+
 /// Appends `s` to `out` as a JSON string, a byte that does not start valid UTF-8 written as U+FFFD.
 void append_json_string(std::string& out, std::string_view s);
+/// The same through a writer, for text written a piece at a time.
+void write_json_string(writer& w, std::string_view s);
 
 /// `value` as JSON text that is valid UTF-8 whatever its strings hold (a string that came from
 /// anywhere: a model's tool arguments, a peer's words): Boost.JSON writes a string's bytes as they

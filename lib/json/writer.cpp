@@ -27,7 +27,7 @@ bool writer::write_string(std::string_view s) {
     *o++ = '"';
     for (;;) {
         const char* run = p;
-        p = find_string_special(p, end);
+        p = find_string_special_in(p, end);
         std::memcpy(o, run, static_cast<std::size_t>(p - run));
         o += p - run;
         if (p == end) break;
@@ -48,8 +48,18 @@ bool writer::write_string(std::string_view s) {
     return true;
 }
 
+namespace {
+
+// Text with something to escape or check: out of line, so that the plain path keeps a small frame.
+[[gnu::noinline]] void write_escaped_string(writer& w, std::string_view s) {
+    if (invalid_utf8_offset(s) == std::string_view::npos) (void)w.write_string(s);
+    else (void)w.write_string(valid_utf8(s));
+}
+
+} // namespace
+
 void append_json_string(std::string& out, std::string_view s) {
-    if (find_string_special(s.data(), s.data() + s.size()) == s.data() + s.size()) {
+    if (find_string_special_in(s.data(), s.data() + s.size()) == s.data() + s.size()) {
         // Plain ASCII with nothing to escape, as ids, names and most short values are.
         out.reserve(out.size() + s.size() + 2);
         out.push_back('"');
@@ -58,8 +68,17 @@ void append_json_string(std::string& out, std::string_view s) {
         return;
     }
     writer w(out);
-    if (invalid_utf8_offset(s) == std::string_view::npos) (void)w.write_string(s);
-    else (void)w.write_string(valid_utf8(s));
+    write_escaped_string(w, s);
+}
+
+void write_json_string(writer& w, std::string_view s) {
+    if (find_string_special_in(s.data(), s.data() + s.size()) != s.data() + s.size()) return write_escaped_string(w, s);
+    char* o = w.room(s.size() + 2);
+    *o++ = '"';
+    std::memcpy(o, s.data(), s.size());
+    o += s.size();
+    *o++ = '"';
+    w.advance(o);
 }
 
 bool writer::fail(std::string reason) {

@@ -69,6 +69,11 @@ private:
     using error_code = boost::system::error_code;
     static constexpr std::size_t kept_body_capacity = 4096;
     static std::string_view view(string_view s) noexcept { return {s.data(), s.size()}; }
+    // A kept string given new text: an append into its room, cheaper than assign's replace.
+    static void refill(std::string& kept, string_view text) {
+        kept.clear();
+        kept.append(text.data(), text.size());
+    }
 
     void on_request_impl(boost::beast::http::verb, string_view method, string_view target, int, error_code&) override {
         head_.method.assign(view(method));
@@ -79,8 +84,8 @@ private:
     void on_field_impl(boost::beast::http::field, string_view name, string_view value, error_code&) override {
         if (fields_ < head_.headers.size()) {
             auto& [kept_name, kept_value] = head_.headers[fields_];
-            kept_name.assign(view(name));
-            kept_value.assign(view(value));
+            refill(kept_name, name);
+            refill(kept_value, value);
         } else {
             head_.headers.emplace_back(view(name), view(value));
         }

@@ -203,7 +203,7 @@ void read_chat_request(std::string_view json, run_request& out) {
         chat_message_body& message = (*body.messages)[i];
         const element_place place{"messages", i};
         const std::string_view role_text = message.role ? std::string_view(*message.role) : std::string_view();
-        const chat_role role = role_named(role_text, place, ".role");
+        chat_role role = role_named(role_text, place, ".role");
         std::vector<content> contents;
         if (role_text == "tool") {
             std::string result;
@@ -217,7 +217,7 @@ void read_chat_request(std::string_view json, run_request& out) {
             for (tool_call_body& call : *message.tool_calls)
                 contents.emplace_back(function_call_content(std::move(call.id).value_or(""), std::move(call.function.name).value_or(""),
                                                             arguments_of(call.function.arguments)));
-        out.input.emplace_back(role, std::move(contents));
+        out.input.emplace_back(std::move(role), std::move(contents));
     }
     read_approval_answers(out.input, {}, "messages");
     if (body.response_format) read_format(*body.response_format, "response_format", out.options);

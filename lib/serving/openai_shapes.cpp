@@ -1,5 +1,7 @@
 #include "openai_shapes.hpp"
 
+#include <forma/json/detail/writer.hpp>
+
 #include "../json/json_text.hpp"
 #include "../model/answer_text.hpp"
 #include "../text/decimal_digits.hpp"
@@ -91,16 +93,16 @@ std::string error_body(std::string_view message, std::string_view type, std::str
 namespace {
 
 // {"prompt_tokens":..,"completion_tokens":..,"total_tokens":..}
-void append_chat_usage(std::string& out, const std::optional<usage_details>& usage) {
+void write_chat_usage(json_detail::writer& w, const std::optional<usage_details>& usage) {
     const std::int64_t input = usage && usage->input_token_count ? *usage->input_token_count : 0;
     const std::int64_t output = usage && usage->output_token_count ? *usage->output_token_count : 0;
-    out.append(R"({"prompt_tokens":)"sv);
-    text_detail::append_decimal(out, input);
-    out.append(R"(,"completion_tokens":)"sv);
-    text_detail::append_decimal(out, output);
-    out.append(R"(,"total_tokens":)"sv);
-    text_detail::append_decimal(out, input + output);
-    out.append("}"sv);
+    w.put(R"({"prompt_tokens":)"sv);
+    json_detail::write_integer(w, input);
+    w.put(R"(,"completion_tokens":)"sv);
+    json_detail::write_integer(w, output);
+    w.put(R"(,"total_tokens":)"sv);
+    json_detail::write_integer(w, input + output);
+    w.put('}');
 }
 
 } // namespace
@@ -118,23 +120,30 @@ std::string chat_completion(const agent_response<>& answer, std::string_view id,
         finish = "tool_calls";
     }
     std::string out;
-    out.reserve(320 + id.size() + model.size() + text.size() + tool_calls.size());
-    out.append(R"({"id":)"sv);
-    json_detail::append_json_string(out, id);
-    out.append(R"(,"object":"chat.completion","created":)"sv);
-    text_detail::append_decimal(out, created);
-    out.append(R"(,"model":)"sv);
-    json_detail::append_json_string(out, model);
-    out.append(R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)"sv);
-    if (text.empty()) out.append("null"sv);
-    else json_detail::append_json_string(out, text);
-    out.append(R"(,"refusal":null)"sv);
-    if (!tool_calls.empty()) out.append(R"(,"tool_calls":)"sv).append(tool_calls);
-    out.append(R"(},"finish_reason":)"sv);
-    json_detail::append_json_string(out, finish);
-    out.append(R"(,"logprobs":null}],"usage":)"sv);
-    append_chat_usage(out, answer.usage);
-    out.append("}"sv);
+    {
+        // Through a cursor: one capacity check a piece, not one a character, and room made once.
+        json_detail::writer w(out);
+        w.room(320 + id.size() + model.size() + text.size() + tool_calls.size());
+        w.put(R"({"id":)"sv);
+        json_detail::write_json_string(w, id);
+        w.put(R"(,"object":"chat.completion","created":)"sv);
+        json_detail::write_integer(w, created);
+        w.put(R"(,"model":)"sv);
+        json_detail::write_json_string(w, model);
+        w.put(R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)"sv);
+        if (text.empty()) w.put("null"sv);
+        else json_detail::write_json_string(w, text);
+        w.put(R"(,"refusal":null)"sv);
+        if (!tool_calls.empty()) {
+            w.put(R"(,"tool_calls":)"sv);
+            w.put(tool_calls);
+        }
+        w.put(R"(},"finish_reason":)"sv);
+        json_detail::write_json_string(w, finish);
+        w.put(R"(,"logprobs":null}],"usage":)"sv);
+        write_chat_usage(w, answer.usage);
+        w.put('}');
+    }
     return out;
 }
 
@@ -173,9 +182,12 @@ std::string chat_chunks::tool_calls(const std::vector<function_approval_request_
 
 std::string chat_chunks::usage(const std::optional<usage_details>& usage) const {
     std::string out = head_;
-    out.append(R"([],"usage":)"sv);
-    append_chat_usage(out, usage);
-    out.append("}"sv);
+    {
+        json_detail::writer w(out);
+        w.put(R"([],"usage":)"sv);
+        write_chat_usage(w, usage);
+        w.put('}');
+    }
     return out;
 }
 

@@ -132,6 +132,60 @@ TEST(to_json, escapes_wherever_the_buffer_grows) {
     EXPECT_EQ(to_json(all_escapes), quoted_by_hand(all_escapes));
 }
 
+TEST(to_json, the_writers_scan_finds_the_first_byte_to_look_at_in_every_place) {
+    // find_string_special_in against the byte-by-byte rule: every byte value at every place of
+    // strings of 0 to 40 bytes, alone and before a second such byte.
+    namespace detail = forma::json_detail;
+    const auto by_hand = [](const std::string& s) {
+        std::size_t i = 0;
+        while (i < s.size() && !detail::is_string_special(s[i])) ++i;
+        return i;
+    };
+    for (std::size_t length = 0; length <= 40; ++length) {
+        for (std::size_t at = 0; at < length; ++at) {
+            for (int byte = 0; byte < 256; ++byte) {
+                std::string text(length, 'a');
+                text[at] = static_cast<char>(byte);
+                for (const bool second : {false, true}) {
+                    if (second) text.back() = '"';
+                    const char* found = detail::find_string_special_in(text.data(), text.data() + text.size());
+                    ASSERT_EQ(static_cast<std::size_t>(found - text.data()), by_hand(text))
+                        << "byte " << byte << " at " << at << " of " << length << (second ? ", then a quote" : "");
+                }
+            }
+        }
+    }
+}
+
+TEST(to_json, every_byte_of_a_short_string_is_looked_at) {
+    // A string's bytes after its last 16-byte block are scanned as one block ending at its end, or
+    // as two words that overlap: a byte that needs an escape or a check is found in every place,
+    // alone or before another (whose borrow in a word must not hide or move the first), and the
+    // bytes beside those in ASCII are not taken for one.
+    const std::vector<std::string> specials = {"\"", "\\", "\n", std::string(1, '\0'), "\x1f", "\xc3\xa9", "\xe6\x97\xa5"};
+    for (std::size_t length = 0; length <= 40; ++length) {
+        for (const char neighbour : std::string_view(" !#[]\x7f~")) {
+            const std::string text(length, neighbour);
+            ASSERT_EQ(to_json(text), quoted_by_hand(text)) << "byte " << int(neighbour) << " x " << length;
+        }
+        for (std::size_t at = 0; at < length; ++at) {
+            for (const std::string& special : specials) {
+                if (at + special.size() > length) continue;
+                std::string text(length, 'a');
+                text.replace(at, special.size(), special);
+                ASSERT_EQ(to_json(text), quoted_by_hand(text)) << "byte " << int(special[0]) << " at " << at << " of " << length;
+                if (at + special.size() < length) {
+                    text.back() = '\x01';
+                    ASSERT_EQ(to_json(text), quoted_by_hand(text)) << "byte " << int(special[0]) << " at " << at << " of " << length << ", then 1";
+                }
+            }
+            std::string invalid(length, 'a');
+            invalid[at] = '\xff';
+            ASSERT_THROW((void)to_json(invalid), forma::json_error) << "0xff at " << at << " of " << length;
+        }
+    }
+}
+
 TEST(to_json, a_failed_append_leaves_the_callers_string_as_it_was) {
     std::string out = "kept";
     EXPECT_THROW(to_json(std::vector<std::string>{std::string(1000, 'x'), "bad \xff"}, out), forma::json_error);

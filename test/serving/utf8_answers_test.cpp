@@ -71,4 +71,37 @@ TEST(Utf8Answers, AToolCallsArgumentsThatAreNotUtf8GoOutAsValidJson) {
     }
 }
 
+// An answer's text, with bytes that are not UTF-8 and with what JSON escapes, in a whole
+// completion (written a piece at a time through a cursor) and a streamed one: each reads back as
+// the text with U+FFFD for each byte that does not start a character, and the model's name as given.
+TEST(Utf8Answers, AChatCompletionsTextReadsBackAsTheAnswerWithReplacementCharacters) {
+    const std::string said = "a \"quote\", a \\ and\na line; not\xff\xfe utf-8 \xc3; caf\xc3\xa9 \xe6\x97\xa5";
+    const std::string expected = "a \"quote\", a \\ and\na line; not\xef\xbf\xbd\xef\xbf\xbd utf-8 \xef\xbf\xbd; caf\xc3\xa9 \xe6\x97\xa5";
+    asio::io_context io;
+    forma_test::approval_agent files(io);
+    files.says(said).says(said);
+    forma::serving::openai_endpoints openai(files.agent, {.model = "m\xff \"odel\""});
+    std::vector<raw_http::response> answers;
+    forma_test::run_bounded(io, [&]() -> asio::awaitable<void> {
+        forma_test::running_server s(io, openai.routes());
+        const std::string ask = R"({"role":"user","content":"say it"})";
+        answers.push_back(co_await raw_http::posted(s.port(), "/v1/chat/completions", R"({"model":"m","messages":[)" + ask + "]}"));
+        answers.push_back(co_await raw_http::posted(s.port(), "/v1/chat/completions", R"({"model":"m","stream":true,"messages":[)" + ask + "]}"));
+        co_await s.finish();
+    }(), 30s);
+    ASSERT_EQ(answers.size(), 2u);
+    for (const raw_http::response& answer : answers) ASSERT_TRUE(parses(answer)) << answer.body();
+    const json::object whole = json::parse(answers[0].body()).as_object();
+    EXPECT_EQ(whole.at("choices").at(0).at("message").at("content").as_string(), expected);
+    EXPECT_EQ(whole.at("model").as_string(), "m\xef\xbf\xbd \"odel\"");
+    std::string streamed;
+    for (const std::string& data : raw_http::sse_data(answers[1].body())) {
+        if (data == "[DONE]") continue;
+        const json::value chunk = json::parse(data);
+        if (const json::value* content = chunk.at("choices").at(0).at("delta").as_object().if_contains("content"))
+            streamed += content->as_string();
+    }
+    EXPECT_EQ(streamed, expected);
+}
+
 } // namespace utf8_answers_test

@@ -77,6 +77,50 @@ inline const char* find_string_special(const char* p, const char* end) noexcept 
     return p;
 }
 
+/// A bit set at the top of each byte of `word` that is_string_special: the lowest one exact,
+/// those above it may be set by a borrow.
+template <class Word>
+inline Word string_special_bits(Word word) noexcept {
+    constexpr Word ones = static_cast<Word>(~Word{0}) / 0xFF;
+    constexpr Word high = ones * 0x80;
+    const auto zero_bytes = [](Word v) -> Word { return static_cast<Word>((v - ones) & ~v & high); };
+    return static_cast<Word>(zero_bytes(word ^ (ones * '"')) | zero_bytes(word ^ (ones * '\\')) |
+                             ((word - ones * 0x20) & ~word & high) | (word & high));
+}
+
+/** find_string_special for a whole string, as the writer has one: the bytes after its last
+    16-byte block are scanned as one block ending at `end`, or as two words that overlap, not
+    one by one (ids, names and short values end there).
+*/
+inline const char* find_string_special_in(const char* p, const char* end) noexcept {
+#if defined(__SSE2__)
+    if (end - p >= 16) {
+        for (; end - p > 16; p += 16)
+            if (const int mask = string_special_mask(p)) return p + __builtin_ctz(mask);
+        const char* const last = end - 16; // its bytes before p were scanned
+        const int mask = string_special_mask(last);
+        return mask ? last + __builtin_ctz(mask) : end;
+    }
+#endif
+    if constexpr (std::endian::native == std::endian::little) {
+        const auto scan_words = [&]<class Word>(Word) -> const char* {
+            Word word;
+            for (; end - p > static_cast<std::ptrdiff_t>(sizeof word); p += sizeof word) {
+                std::memcpy(&word, p, sizeof word);
+                if (const Word bits = string_special_bits(word)) return p + std::countr_zero(bits) / 8;
+            }
+            const char* const last = end - sizeof word;
+            std::memcpy(&word, last, sizeof word);
+            const Word bits = string_special_bits(word);
+            return bits ? last + std::countr_zero(bits) / 8 : end;
+        };
+        if (end - p >= 8) return scan_words(std::uint64_t{});
+        if (end - p >= 4) return scan_words(std::uint32_t{});
+    }
+    while (p < end && !is_string_special(*p)) ++p;
+    return p;
+}
+
 /** Moves `p`, at a byte >= 0x80 after ASCII (or at the start of a string's text), past the run
     of non-ASCII text there, checking that it is valid UTF-8; where the CPU has AVX2, on past
     the text that follows, 32 bytes at a time, to the string's next '"', '\\' or control
