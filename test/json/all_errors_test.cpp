@@ -79,6 +79,27 @@ TEST(from_json_all_errors, array_elements_and_map_values_are_stepped_over_one_by
     expect_first_is_the_single_error<team>(json, errors);
 }
 
+// The first elements of an empty vector are staged before it allocates; errors on both sides of
+// that point keep their index, and every element read stays in place.
+TEST(from_json_all_errors, errors_before_and_after_the_staged_elements_keep_their_index) {
+    std::string members;
+    for (int i = 0; i < 20; ++i) {
+        if (i) members += ',';
+        if (i == 3 || i == 10) {
+            members += R"({"name":"m","age":"?"})";
+        } else {
+            members += R"({"name":"m)";
+            members += std::to_string(i);
+            members += R"(","age":1})";
+        }
+    }
+    const std::string json = R"({"name":"t","lead":{"name":"a","age":1},"members":[)" + members + R"(],"scores":{}})";
+    const auto errors = forma::from_json_errors<team>(json);
+    EXPECT_EQ(described(errors), (strings{R"(/members/3/age: expected integer, got string "?")",
+                                          R"(/members/10/age: expected integer, got string "?")"}));
+    expect_first_is_the_single_error<team>(json, errors);
+}
+
 TEST(from_json_all_errors, broken_constraints_are_listed_with_the_members_after_them) {
     const std::string json =
         R"({"code":"abcd","score":150,"tags":[],"ratio":1,"email":"nobody"})";

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -96,6 +97,75 @@ TEST(from_json, reads_every_container) {
     EXPECT_EQ(c.flags, (std::vector<bool>{true, false}));
     EXPECT_TRUE(from_json<std::vector<int>>("[]").empty());
     EXPECT_TRUE(from_json<std::vector<int>>("[ ]").empty());
+}
+
+// An empty vector's first elements are read on the stack (json_detail::element_stage): an array
+// of up to twice their number costs the vector one allocation, of its exact length when short.
+TEST(from_json, arrays_of_every_length_read_into_vectors_each_element_once) {
+    constexpr std::size_t staged = forma::json_detail::staged_elements<std::string>;
+    static_assert(staged == 8);
+    for (std::size_t n = 0; n <= 40; ++n) {
+        std::vector<std::string> expected;
+        std::vector<address> places;
+        std::vector<std::vector<int>> rows;
+        std::string words = "[", objects = "[", nested = "[";
+        for (std::size_t i = 0; i < n; ++i) {
+            expected.push_back("a string too long to be short #" + std::to_string(i)); // on the heap: ASan sees each move
+            places.push_back({"street " + std::to_string(i), std::string(20, static_cast<char>('a' + i % 26))});
+            rows.emplace_back(i % 9, static_cast<int>(i)); // short rows: each staged whole
+            if (i) words += ',', objects += ',', nested += ',';
+            words += '"';
+            words += expected.back();
+            words += '"';
+            objects += R"({"street":")";
+            objects += places.back().street;
+            objects += R"(","zip":")";
+            objects += places.back().zip;
+            objects += R"("})";
+            nested += '[';
+            for (std::size_t k = 0; k < rows.back().size(); ++k) {
+                if (k) nested += ',';
+                nested += std::to_string(i);
+            }
+            nested += ']';
+        }
+        words += "]", objects += "]", nested += "]";
+        const auto read = from_json<std::vector<std::string>>(words);
+        EXPECT_EQ(read, expected) << n;
+        const std::size_t room = n <= staged ? n : n <= 2 * staged ? 2 * staged : read.capacity();
+        EXPECT_EQ(read.capacity(), room) << n << " strings: one allocation, as long as the array while it is short";
+        EXPECT_EQ(from_json<std::vector<address>>(objects), places) << n;
+        const auto read_rows = from_json<std::vector<std::vector<int>>>(nested);
+        EXPECT_EQ(read_rows, rows) << n;
+        for (const auto& row : read_rows) EXPECT_EQ(row.capacity(), row.size()) << n;
+        std::string flags = "[";
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i) flags += ',';
+            flags += i % 3 ? "true" : "false";
+        }
+        const auto read_flags = from_json<std::vector<bool>>(flags + "]");
+        ASSERT_EQ(read_flags.size(), n);
+        for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(read_flags[i], i % 3 != 0) << n;
+    }
+}
+
+TEST(from_json, an_array_of_elements_too_large_to_stage_reads_the_same) {
+    using block = std::array<address, 5>;
+    static_assert(forma::json_detail::staged_elements<block> == 0 && forma::json_detail::staged_elements<bool> == 0);
+    std::string json = "[";
+    for (int i = 0; i < 20; ++i) {
+        json += i ? ",[" : "[";
+        for (int k = 0; k < 5; ++k) {
+            if (k) json += ',';
+            json += R"({"street":"s)";
+            json += std::to_string(i);
+            json += R"(","zip":"z"})";
+        }
+        json += ']';
+    }
+    const auto blocks = from_json<std::vector<block>>(json + "]");
+    ASSERT_EQ(blocks.size(), 20u);
+    EXPECT_EQ(blocks[19][4].street, "s19");
 }
 
 TEST(from_json, reads_maps_in_the_strict_dialects_pair_form) {

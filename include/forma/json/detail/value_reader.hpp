@@ -1,6 +1,7 @@
 #pragma once
 
 #include <forma/json/detail/constraints.hpp>
+#include <forma/json/detail/element_stage.hpp>
 #include <forma/json/detail/reader.hpp>
 #include <forma/reflect/field_info.hpp>
 #include <forma/reflect/mapped_kind.hpp>
@@ -317,6 +318,32 @@ bool read_nullable(reader& r, N& out) {
     return true;
 }
 
+/** read_sequence's first elements for an empty vector, read into an element_stage and then
+    moved into `out`; `i` ends at the index of the next element. False on an error (`out` then
+    holds the elements read, as read_sequence leaves it); `more` when the array goes on past the
+    staged elements, `out` then having room for as many again.
+*/
+template <class V>
+bool read_staged_elements(reader& r, V& out, const char* start, std::size_t depth, std::size_t& i, bool& more) {
+    using E = typename V::value_type;
+    constexpr std::size_t staged = staged_elements<E>;
+    element_stage<E, staged> stage;
+    for (;; ++i) {
+        const char* const value = r.p;
+        const bool read = (read_value(r, stage.emplace_back()) || r.step_over(i, start, value, depth)) &&
+                          read_separator(r, ']', more, "expected ',' or ']' after an array element");
+        if (!read || !more) {
+            stage.move_into(out, stage.size()); // an error keeps what was read, as out would
+            return read;
+        }
+        if (i + 1 == staged) {
+            stage.move_into(out, 2 * staged);
+            ++i;
+            return true;
+        }
+    }
+}
+
 template <class S>
 bool read_sequence(reader& r, S& out) {
     if (*r.p != '[') return r.fail_type("array");
@@ -326,8 +353,16 @@ bool read_sequence(reader& r, S& out) {
     if (!open_container(r, ']', empty)) return false;
     if (empty) return true;
     const std::size_t depth = r.depth();
-    for (std::size_t i = 0;; ++i) {
-        using E = typename S::value_type;
+    using E = typename S::value_type;
+    std::size_t i = 0;
+    if constexpr (is_std_vector<S>::value && staged_elements<E> != 0) {
+        if (out.capacity() == 0) {
+            bool more = false;
+            if (!read_staged_elements(r, out, start, depth, i, more)) return false;
+            if (!more) return true;
+        }
+    }
+    for (;; ++i) {
         const char* const value = r.p;
         if constexpr (std::is_same_v<E, bool>) { // vector<bool> has no bool& to read into
             bool b = false;
