@@ -65,6 +65,13 @@ template <class T>
 inline constexpr bool is_sequence_v = is_sequence<T>::value;
 
 template <class T>
+struct is_std_vector : std::false_type {};
+template <class T, class A>
+struct is_std_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+inline constexpr bool is_std_vector_v = is_std_vector<T>::value;
+
+template <class T>
 struct is_std_array : std::false_type {};
 template <class T, std::size_t N>
 struct is_std_array<std::array<T, N>> : std::true_type {};

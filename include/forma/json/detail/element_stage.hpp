@@ -6,14 +6,8 @@
 #include <new>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace forma::json_detail {
-
-template <class S>
-struct is_std_vector : std::false_type {};
-template <class T, class A>
-struct is_std_vector<std::vector<T, A>> : std::true_type {};
 
 /** How many elements of E an empty vector's array stages before the vector allocates: as many
     as 512 bytes hold, at most 8; 0 when fewer than 2 fit (no staging) or E is bool (a

@@ -355,7 +355,7 @@ bool read_sequence(reader& r, S& out) {
     const std::size_t depth = r.depth();
     using E = typename S::value_type;
     std::size_t i = 0;
-    if constexpr (is_std_vector<S>::value && staged_elements<E> != 0) {
+    if constexpr (reflect::is_std_vector_v<S> && staged_elements<E> != 0) {
         if (out.capacity() == 0) {
             bool more = false;
             if (!read_staged_elements(r, out, start, depth, i, more)) return false;
