@@ -5,7 +5,7 @@
 // and its retry goes through. Prints turns/s and the store's added latency per turn.
 //
 //   forma_fleet [--instances=4] [--conversations=1000] [--turns=5] [--concurrency=32]
-//   forma_fleet --instance --listen=PORT --redis=PORT     (what the driver starts)
+//   forma_fleet --instance --listen=PORT --redis=PORT     (what the driver starts; PORT 0: any)
 #include <forma/agent/chat_client_agent.hpp>
 #include <forma/agent/stored_agent.hpp>
 #include <forma/redis/session_store.hpp>
@@ -192,7 +192,7 @@ int run_instance(unsigned short listen_port, unsigned short redis_port) {
             asio::co_spawn(io, self.serve(std::move(socket)), asio::detached);
         }
     }, asio::detached);
-    std::printf("fleet instance ready on port %u\n", listen_port);
+    std::printf("fleet instance ready on port %u\n", acceptor.local_endpoint().port());
     std::fflush(stdout);
     io.run();
     return 0;
@@ -249,11 +249,10 @@ int run_driver(const std::string& self, long instances, long conversations, long
     std::vector<std::unique_ptr<forma_test::server_process>> fleet;
     std::vector<unsigned short> ports;
     for (long i = 0; i < instances; ++i) {
-        ports.push_back(forma_test::free_port());
         fleet.push_back(std::make_unique<forma_test::server_process>(
-            self, std::vector<std::string>{"--instance", "--listen=" + std::to_string(ports.back()),
-                                           "--redis=" + std::to_string(redis.port())},
+            self, std::vector<std::string>{"--instance", "--listen=0", "--redis=" + std::to_string(redis.port())},
             "fleet instance ready"));
+        ports.push_back(forma_test::reported_port(fleet.back()->output(), "fleet instance ready on port "));
     }
 
     asio::io_context io;

@@ -50,19 +50,22 @@ struct certificate_files {
     std::string certificate;
 };
 
-// llama-server on a free loopback port, one thread, the model's whole training context.
+// llama-server on a free loopback port (another if that was taken before it bound it), one
+// thread, the model's whole training context.
 class llama_server {
 public:
-    explicit llama_server(bool tls, std::vector<std::string> args_added = {}) : port_(forma_test::free_port()) {
-        std::vector<std::string> args{"-m", FORMA_TEST_MODEL, "--host", "127.0.0.1", "--port", std::to_string(port_),
-                                      "-t", "1", "-c", "2048", "-np", "1"};
-        args.insert(args.end(), args_added.begin(), args_added.end());
-        if (tls) {
-            files_.emplace();
-            args.insert(args.end(), {"--ssl-cert-file", (files_->dir / "cert.pem").string(), "--ssl-key-file",
-                                     (files_->dir / "key.pem").string()});
-        }
-        process_.emplace(FORMA_LLAMA_SERVER, std::move(args), "listening on");
+    explicit llama_server(bool tls, std::vector<std::string> args_added = {}) {
+        if (tls) files_.emplace();
+        forma_test::on_a_free_port([&](unsigned short port) {
+            port_ = port;
+            std::vector<std::string> args{"-m", FORMA_TEST_MODEL, "--host", "127.0.0.1", "--port", std::to_string(port_),
+                                          "-t", "1", "-c", "2048", "-np", "1"};
+            args.insert(args.end(), args_added.begin(), args_added.end());
+            if (tls)
+                args.insert(args.end(), {"--ssl-cert-file", (files_->dir / "cert.pem").string(), "--ssl-key-file",
+                                         (files_->dir / "key.pem").string()});
+            process_.emplace(FORMA_LLAMA_SERVER, std::move(args), "listening on");
+        });
     }
 
     forma::openai::client_options client_options() const {
@@ -87,7 +90,7 @@ public:
     std::string log() const { return process_->output(); }
 
 private:
-    unsigned short port_;
+    unsigned short port_ = 0;
     std::optional<certificate_files> files_;
     std::optional<forma_test::server_process> process_;
 };

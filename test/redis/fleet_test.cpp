@@ -124,12 +124,10 @@ namespace json = boost::json;
 // A fleet_server process (test/redis/fleet_server.cpp) with its tasks and sessions in `redis`.
 struct fleet_server {
     fleet_server(const forma_test::redis_server& redis, std::chrono::milliseconds lease)
-        : process(FORMA_FLEET_SERVER, {std::to_string(redis.port()), std::to_string(lease.count())}, "listening on") {
-        const std::string out = process.output();
-        port = static_cast<unsigned short>(std::stoi(out.substr(out.find("listening on ") + 13)));
-    }
+        : process(FORMA_FLEET_SERVER, {std::to_string(redis.port()), std::to_string(lease.count())}, "listening on"),
+          port(forma_test::reported_port(process.output(), "listening on ")) {}
     forma_test::server_process process;
-    unsigned short port = 0;
+    unsigned short port;
 };
 
 // The last event of an SSE body, as JSON.

@@ -1,6 +1,7 @@
 #pragma once
 // A real redis-server (Debian's; tools/bootstrap installs it) for one test: on a free loopback
-// port, in a temporary directory, stopped and removed after.
+// port (another one if that was taken before it bound it), in a temporary directory, stopped
+// and removed after.
 
 #include "server_process.hpp"
 
@@ -30,7 +31,7 @@ struct redis_server_options {
 
 class redis_server {
 public:
-    explicit redis_server(redis_server_options options = {}) : options_(std::move(options)), port_(free_port()) {
+    explicit redis_server(redis_server_options options = {}) : options_(std::move(options)) {
         std::string pattern = (std::filesystem::temp_directory_path() / "forma-redis-XXXXXX").string();
         if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
         directory_ = pattern;
@@ -39,7 +40,10 @@ public:
             std::ofstream(directory_ / "server.crt") << certificate_.certificate;
             std::ofstream(directory_ / "server.key") << certificate_.private_key;
         }
-        start();
+        on_a_free_port([this](unsigned short port) {
+            port_ = port;
+            start();
+        });
     }
 
     ~redis_server() {
@@ -90,7 +94,7 @@ public:
 
 private:
     redis_server_options options_;
-    unsigned short port_;
+    unsigned short port_ = 0;
     std::filesystem::path directory_;
     forma::testing::certificate_pem certificate_{};
     std::optional<server_process> process_;

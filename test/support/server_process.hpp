@@ -22,11 +22,40 @@
 
 namespace forma_test {
 
-/// A loopback port nobody listens on at the moment.
+/** A loopback port nobody listens on at the moment. Only at the moment: the kernel hands the
+    same range out as the local ports of outgoing connections, so another test may take it before
+    a server binds it. A server that listens on port 0 and says which port it got is started so
+    (reported_port); one that takes a port is started with on_a_free_port.
+*/
 inline unsigned short free_port() {
     boost::asio::io_context io;
     boost::asio::ip::tcp::acceptor probe(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
     return probe.local_endpoint().port();
+}
+
+/// The port in a server's output line "... <ready_text> <port>", e.g. "listening on port 4123".
+inline unsigned short reported_port(const std::string& output, const std::string& ready_text) {
+    const std::size_t at = output.find(ready_text);
+    if (at == std::string::npos) throw std::runtime_error("no \"" + ready_text + "\" in: " + output);
+    return static_cast<unsigned short>(std::stoul(output.substr(at + ready_text.size())));
+}
+
+/** Calls `start(port)` with a free_port(), and again with another when the server it starts
+    found its port taken (its error says "already in use" or "couldn't bind"); up to 5 ports.
+*/
+template <class Start>
+void on_a_free_port(Start start) {
+    for (int attempt = 1;; ++attempt) {
+        try {
+            start(free_port());
+            return;
+        } catch (const std::runtime_error& e) {
+            const std::string what = e.what();
+            const bool port_taken = what.find("already in use") != std::string::npos ||
+                                    what.find("couldn't bind") != std::string::npos;
+            if (!port_taken || attempt == 5) throw;
+        }
+    }
 }
 
 class server_process {
