@@ -484,3 +484,31 @@ TEST(redis_client, arrays_nested_deeper_than_the_reader_follows_are_a_protocol_e
     client redis(io.get_executor(), options);
     (void)failure_of(io, redis.execute(command("GET", "k")), redis_error_kind::protocol);
 }
+
+// The test servers' start on a free port (test/support/server_process.hpp): what redis-server
+// says when its port was taken is what on_a_free_port starts another one on.
+TEST(test_redis_server, a_taken_port_is_an_error_that_says_so_and_another_port_is_tried) {
+    asio::io_context io;
+    asio::ip::tcp::acceptor taken(io, {asio::ip::make_address("127.0.0.1"), 0});
+    const std::string port = std::to_string(taken.local_endpoint().port());
+    try {
+        forma_test::server_process redis(FORMA_REDIS_SERVER, {"--bind", "127.0.0.1", "--port", port, "--save", ""},
+                                         "Ready to accept connections");
+        FAIL() << "redis-server started on a port that was taken";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("already in use"), std::string::npos) << e.what();
+    }
+    int starts = 0;
+    forma_test::on_a_free_port([&](unsigned short) {
+        if (++starts < 3) throw std::runtime_error("redis-server did not start: bind: Address already in use");
+    });
+    EXPECT_EQ(starts, 3);
+    starts = 0;
+    EXPECT_THROW(forma_test::on_a_free_port([&](unsigned short) {
+                     ++starts;
+                     throw std::runtime_error("another failure");
+                 }),
+                 std::runtime_error);
+    EXPECT_EQ(starts, 1); // only a taken port is worth another try
+    EXPECT_EQ(forma_test::reported_port("ready, listening on port 4123\n", "listening on port "), 4123);
+}
