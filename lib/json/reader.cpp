@@ -72,6 +72,14 @@ void reader::skip_new_indentation(std::size_t level) noexcept {
     p = q;
 }
 
+const char* reader::read_string_at(const char* q, std::string& out) {
+    std::string_view text;
+    bool unescaped;
+    if (!scan_string(q, unescaped_, text, unescaped)) return nullptr;
+    out.assign(text.data(), text.size());
+    return q;
+}
+
 bool reader::unescape_string(const char* start, std::string& buffer, std::size_t& length) {
     // p is at the first backslash; [start, p) is verbatim and already checked. Both cursors
     // are locals: std::string's per-append checks cost more than the copy, and a store

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 using namespace test_types;
 using forma::from_json;
@@ -101,6 +102,24 @@ TEST(from_json, reads_every_container) {
 
 // An empty vector's first elements are read on the stack (json_detail::element_stage): an array
 // of up to twice their number costs the vector one allocation, of its exact length when short.
+// The scan that finds a string's closing quote also says it is the quote, not a byte to look
+// at: a string ending at every place of a 16-byte block, after plain text, an escape or UTF-8,
+// reads whole as a value, as a member, as an element and at the very end of the input.
+TEST(from_json, a_string_ends_at_its_quote_in_any_place_of_a_block) {
+    const std::pair<std::string, std::string> leads[] = {{"", ""}, {"\\\"", "\""}, {"\xc3\xa9", "\xc3\xa9"}, {"\\u00e9", "\xc3\xa9"}};
+    for (std::size_t length = 0; length < 48; ++length)
+        for (const auto& [raw_lead, lead] : leads) {
+            const std::string tail(length, 'x');
+            const std::string raw = raw_lead + tail, text = lead + tail;
+            EXPECT_EQ(from_json<std::string>('"' + raw + '"'), text) << raw;
+            EXPECT_EQ(from_json<person>(R"({"name":")" + raw + R"(","age":1})"), (person{text, 1, std::nullopt})) << raw;
+            EXPECT_EQ(from_json<std::vector<std::string>>(R"([")" + raw + R"(",")" + raw + R"("])"),
+                      (std::vector<std::string>{text, text}))
+                << raw;
+            EXPECT_THROW((void)from_json<std::string>('"' + raw), forma::json_error) << raw;
+        }
+}
+
 TEST(from_json, arrays_of_every_length_read_into_vectors_each_element_once) {
     constexpr std::size_t staged = forma::json_detail::staged_elements<std::string>;
     static_assert(staged == 8);

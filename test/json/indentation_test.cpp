@@ -164,4 +164,34 @@ TEST(indentation, an_error_after_a_run_is_reported_at_its_byte) {
     EXPECT_EQ(checked, 200);
 }
 
+// A member name's ':' is checked in place when ":" or ": " is followed by the value; every
+// other layout around it, and the end of input close after it, reads as the compact text does.
+TEST(indentation, a_member_names_colon_in_any_white_space_reads_as_the_compact_text_does) {
+    const leaf expected{7, "n", {1, 2}};
+    const std::string separators[] = {":", ": ", " :", " : ", ":  ", ":\n", ":\t", ":\r\n  ", "\n:\n", ":\n\n "};
+    for (const std::string& separator : separators) {
+        std::string text = R"({"id":7,"name":"n","values":[1,2]})";
+        for (std::size_t at = text.find(':'); at != std::string::npos; at = text.find(':', at + separator.size()))
+            text.replace(at, 1, separator);
+        const auto read = forma::try_from_json<leaf>(text);
+        ASSERT_TRUE(read.has_value()) << read.error().what() << "\n" << text;
+        EXPECT_EQ(read.value(), expected) << text;
+    }
+    // Fewer than 3 bytes after the name: read as any other member, and input cut there is an
+    // error at its end.
+    EXPECT_EQ(forma::from_json<leaf>(R"({"values":[],"name":"","id":5})").id, 5);
+    for (const std::string text : {R"({"id":5)", R"({"id":)", R"({"id": )", R"({"id")", R"({"id" )"}) {
+        const auto read = forma::try_from_json<leaf>(text);
+        ASSERT_TRUE(read.has_error()) << text;
+        EXPECT_EQ(read.error().offset(), text.size()) << read.error().what();
+    }
+    // A byte that cannot start a value, right after the ':' or its space, is where the error is.
+    for (const std::string separator : {":", ": ", ":  "}) {
+        const std::string text = "{\"id\"" + separator + "#}";
+        const auto read = forma::try_from_json<leaf>(text);
+        ASSERT_TRUE(read.has_error()) << text;
+        EXPECT_EQ(read.error().offset(), text.find('#')) << read.error().what();
+    }
+}
+
 } // namespace

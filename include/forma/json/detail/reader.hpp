@@ -77,6 +77,24 @@ inline const char* find_string_special(const char* p, const char* end) noexcept 
     return p;
 }
 
+/// find_string_special that also says whether the byte found is the closing '"', from the
+/// compare that found it: the common case, a string's end, waits for no second load of it.
+inline const char* find_string_special(const char* p, const char* end, bool& at_quote) noexcept {
+#if defined(__SSE2__)
+    for (; end - p >= 16; p += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        if (const int mask = string_special_mask(v)) {
+            const int k = __builtin_ctz(mask);
+            at_quote = (_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))) >> k) & 1;
+            return p + k;
+        }
+    }
+#endif
+    while (p < end && !is_string_special(*p)) ++p;
+    at_quote = p < end && *p == '"';
+    return p;
+}
+
 /// A bit set at the top of each byte of `word` that is_string_special: the lowest one exact,
 /// those above it may be set by a borrow.
 template <class Word>
@@ -339,12 +357,12 @@ public:
         less before its closing bracket, which lines up with the container's own line).
     */
     [[gnu::always_inline]] void skip_indentation(std::size_t level) noexcept {
-        if (skip_short_blank()) return;
+        if (p != end && static_cast<unsigned char>(*p) > ' ') return;
         if (level < std::size(indentation_) && indentation_[level] != 0 && is_indentation(p, indentation_[level])) {
             p += indentation_[level];
             return;
         }
-        skip_new_indentation(level);
+        if (!skip_short_blank()) skip_new_indentation(level);
     }
 
     bool enter() {
@@ -359,19 +377,24 @@ public:
     void set_rejects_unknown_members(bool reject) noexcept { reject_unknown_ = reject; }
 
     /// Reads a string value into out; p is at the opening quote.
-    bool read_string(std::string& out) {
-        std::string_view text;
-        bool unescaped;
-        if (!scan_string(unescaped_, text, unescaped)) return false;
-        out.assign(text.data(), text.size());
+    [[gnu::always_inline]] bool read_string(std::string& out) {
+        const char* const after = read_string_at(p, out);
+        if (!after) return false;
+        p = after;
         return true;
     }
+
+    /** read_string from `q`, not p, returning where the string ends (nullptr on an error,
+        which p then points into). Out of line, and the cursor passes in a register: p, just
+        stored by the caller, would be loaded again from memory, on the path of every value.
+    */
+    const char* read_string_at(const char* q, std::string& out);
 
     /** Reads a member name; p is at the opening quote. The view points into the
         input, or into a scratch buffer (valid until the next key) when the name
         has escapes; `from_scratch` says which.
     */
-    bool read_key(std::string_view& key, bool& from_scratch) { return scan_string(scratch_, key, from_scratch); }
+    bool read_key(std::string_view& key, bool& from_scratch) { return scan_string(p, scratch_, key, from_scratch); }
 
     /// Expects `c` after optional whitespace; `context` names what was being read.
     [[gnu::always_inline]] bool expect(char c, const char* context) {
@@ -460,25 +483,30 @@ public:
     std::size_t offset() const noexcept { return static_cast<std::size_t>(p - begin_); }
 
 private:
-    /** Scans the string whose opening quote is at p, checking its UTF-8, control characters
+    /** Scans the string whose opening quote is at q, checking its UTF-8, control characters
         and length: `text` views the input, or `buffer` (which `in_buffer` says) when the
-        string has escapes. The one scan under read_string and read_key.
+        string has escapes; q ends past the closing quote. The one scan under read_string and
+        read_key. On an error, p is where it was found.
     */
-    bool scan_string(std::string& buffer, std::string_view& text, bool& in_buffer) {
-        const char* start = ++p;
+    [[gnu::always_inline]] bool scan_string(const char*& q, std::string& buffer, std::string_view& text,
+                                            bool& in_buffer) {
+        const char* const start = ++q;
         for (;;) {
-            p = find_string_special(p, end);
-            if (p == end) return fail_syntax("unterminated string");
-            const auto c = static_cast<unsigned char>(*p);
-            if (c == '"') {
-                if (static_cast<std::size_t>(p - start) > max_string_length_) return fail_string_length(start);
-                text = std::string_view(start, static_cast<std::size_t>(p - start));
+            bool at_quote;
+            q = find_string_special(q, end, at_quote);
+            if (at_quote) {
+                if (static_cast<std::size_t>(q - start) > max_string_length_) return p = q, fail_string_length(start);
+                text = std::string_view(start, static_cast<std::size_t>(q - start));
                 in_buffer = false;
-                ++p;
+                ++q;
                 return true;
             }
+            p = q; // the slow paths below use p
+            if (q == end) return fail_syntax("unterminated string");
+            const auto c = static_cast<unsigned char>(*q);
             if (c >= 0x80) { // a run of them, as in CJK text, without a scan between each two
                 if (!skip_utf8_run(p, end)) return fail_utf8();
+                q = p;
                 continue;
             }
             if (c == '\\') {
@@ -487,6 +515,7 @@ private:
                 if (length > max_string_length_) return fail_string_length(start);
                 text = std::string_view(buffer.data(), length);
                 in_buffer = true;
+                q = p;
                 return true;
             }
             return fail_control_character();
@@ -498,11 +527,13 @@ private:
 #if defined(__SSE2__)
         if (end - q < 32) return false;
         const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
-        const __m128i second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16));
         const __m128i spaces = _mm_set1_epi8(' ');
         const __m128i line_break_then_spaces = _mm_insert_epi16(spaces, '\n' | (' ' << 8), 0);
-        const auto same = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(first, line_break_then_spaces))) |
-                          static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(second, spaces))) << 16;
+        auto same = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(first, line_break_then_spaces)));
+        if (n >= 16) { // deep: the second 16 bytes too
+            const __m128i second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16));
+            same |= static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(second, spaces))) << 16;
+        }
         const std::uint32_t run = (std::uint32_t{1} << n) - 1;
         return (same & run) == run && static_cast<unsigned char>(q[n]) > ' ';
 #else

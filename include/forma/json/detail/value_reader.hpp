@@ -410,6 +410,19 @@ bool read_array(reader& r, A& out) {
     return true;
 }
 
+/// read_name_separator where 3 bytes are known to follow: ":" or ": " before a value's first
+/// byte, the forms compact and indented JSON have, are checked in place.
+[[gnu::always_inline]] inline bool read_name_separator_in_room(reader& r) {
+    if (*r.p == ':') [[likely]] {
+        const char* const value = r.p + 1 + (r.p[1] == ' ');
+        if (static_cast<unsigned char>(*value) > ' ') [[likely]] {
+            r.p = value;
+            return true;
+        }
+    }
+    return read_name_separator(r);
+}
+
 /// Reads a member name and the ':' after it; p is at the value afterwards.
 inline bool read_member_name(reader& r, std::string_view& key, bool& from_scratch) {
     if (r.p == r.end || *r.p != '"') return r.fail_syntax("expected a member name in double quotes");
@@ -635,11 +648,12 @@ struct struct_reader {
         return size;
     }
 
-    /// Whether member I's name in quotes is at r.p, stepping over it if so.
+    /// Whether member I's name in quotes is at r.p, stepping over it if so. Past it there is
+    /// room for a ':', a space and a value's first byte (read_name_separator_in_room).
     template <std::size_t I>
     [[gnu::always_inline]] static bool at_name(reader& r) noexcept {
         static constexpr auto& quoted = reflect::detail::quoted_json_name<T, I>::text;
-        if (static_cast<std::size_t>(r.end - r.p) < quoted.size() || quoted.size() - 2 > r.max_string_length() ||
+        if (static_cast<std::size_t>(r.end - r.p) < quoted.size() + 3 || quoted.size() - 2 > r.max_string_length() ||
             !equals_constant(r.p, quoted))
             return false;
         r.p += quoted.size();
@@ -654,11 +668,19 @@ struct struct_reader {
     */
     static bool read_in_order(reader& r, T& obj, const char* start, std::size_t depth, seen_set<size>& seen,
                               std::size_t& from, std::size_t known, bool& more) {
-        bool ok = true;
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (void)(read_in_order_step<I>(r, obj, start, depth, seen, from, known, more, ok) && ...);
+        return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            // Copies, not the references: no call in between can change a local whose address
+            // is not taken, so it stays in a register instead of being loaded after each call.
+            auto seen_here = seen;
+            auto from_here = from;
+            bool more_here = more;
+            bool ok = true;
+            (void)(read_in_order_step<I>(r, obj, start, depth, seen_here, from_here, known, more_here, ok) && ...);
+            seen = seen_here;
+            from = from_here;
+            more = more_here;
+            return ok;
         }(std::make_index_sequence<size>{});
-        return ok;
     }
 
     /// Member I of read_in_order; true to go on to member I + 1.
@@ -669,7 +691,7 @@ struct struct_reader {
         if (I < from) return true;
         if (I != known) {
             if (!at_name<I>(r)) return false;
-            if (!read_name_separator(r)) return ok = false;
+            if (!read_name_separator_in_room(r)) return ok = false;
         }
         if (test(seen, I)) return ok = r.fail_duplicate(names[I]);
         set(seen, I);
