@@ -6,6 +6,7 @@
 #include "client_runner.hpp"
 #include "everything_server.hpp"
 #include "support/bounded_run.hpp"
+#include "support/scratch_directory.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -17,9 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 
-#include <stdlib.h>
 
 using namespace std::chrono_literals;
 namespace asio = boost::asio;
@@ -51,35 +50,13 @@ std::string start_error(const forma::mcp::stdio_server& server) {
     return "(no mcp_error thrown)";
 }
 
-// A fresh directory, removed with what it holds at the end of the test.
-class scratch_directory {
-public:
-    scratch_directory() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "forma-mcp-XXXXXX").string();
-        if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = pattern;
-    }
-    ~scratch_directory() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    scratch_directory(const scratch_directory&) = delete;
-    scratch_directory& operator=(const scratch_directory&) = delete;
-
-    const std::filesystem::path& path() const { return path_; }
-
-    /// Writes the file `name` holding `text`, with the permissions `permissions`.
-    std::filesystem::path file(const std::string& name, const std::string& text,
-                               std::filesystem::perms permissions) const {
-        const std::filesystem::path file = path_ / name;
-        std::ofstream(file) << text;
-        std::filesystem::permissions(file, permissions);
-        return file;
-    }
-
-private:
-    std::filesystem::path path_;
-};
+// A file in `scratch` with the permissions `permissions`.
+std::filesystem::path file_in(const forma_test::scratch_directory& scratch, const std::string& name,
+                              const std::string& text, std::filesystem::perms permissions) {
+    const std::filesystem::path file = scratch.file(name, text);
+    std::filesystem::permissions(file, permissions);
+    return file;
+}
 
 constexpr auto executable = std::filesystem::perms::owner_all;
 constexpr auto not_executable = std::filesystem::perms::owner_read | std::filesystem::perms::owner_write;
@@ -298,9 +275,9 @@ TEST(mcp_stdio_faults, a_program_not_on_path_is_an_error) {
 }
 
 TEST(mcp_stdio_faults, a_path_that_is_no_program_is_an_error_naming_it_before_anything_is_started) {
-    const scratch_directory scratch;
+    const forma_test::scratch_directory scratch{"forma-mcp"};
     const std::string missing = (scratch.path() / "no-such-server").string();
-    const std::string text = scratch.file("server.sh", "#!/bin/sh\n", not_executable).string();
+    const std::string text = file_in(scratch, "server.sh", "#!/bin/sh\n", not_executable).string();
     const int before = forma_test::child_processes();
 
     std::string what = start_error({.command = missing});
@@ -325,9 +302,9 @@ TEST(mcp_stdio_faults, a_path_that_is_no_program_is_an_error_naming_it_before_an
 }
 
 TEST(mcp_stdio_faults, a_program_the_system_cannot_run_is_an_error_and_its_child_is_reaped) {
-    const scratch_directory scratch;
+    const forma_test::scratch_directory scratch{"forma-mcp"};
     // Executable, but neither a binary nor a script with a #! line: the child's exec fails.
-    const std::string program = scratch.file("server", "not a program\n", executable).string();
+    const std::string program = file_in(scratch, "server", "not a program\n", executable).string();
     const int before = forma_test::child_processes();
     const std::string what = start_error({.command = program});
     EXPECT_NE(what.find("could not be started: Exec format error"), std::string::npos) << what;
@@ -335,8 +312,8 @@ TEST(mcp_stdio_faults, a_program_the_system_cannot_run_is_an_error_and_its_child
 }
 
 TEST(mcp_stdio_faults, a_relative_path_is_found_from_the_working_directory) {
-    const scratch_directory scratch;
-    (void)scratch.file("server.sh", "#!/bin/sh\necho 'started from the working directory' >&2\n", executable);
+    const forma_test::scratch_directory scratch{"forma-mcp"};
+    (void)file_in(scratch, "server.sh", "#!/bin/sh\necho 'started from the working directory' >&2\n", executable);
     const std::string what = start_error({.command = "./server.sh", .working_directory = scratch.path().string()});
     EXPECT_NE(what.find("started from the working directory"), std::string::npos) << what;
 }

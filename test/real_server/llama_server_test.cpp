@@ -14,6 +14,7 @@
 #include "oracle/corpus_types.hpp"
 #include "example_types.hpp"
 #include "support/bounded_run.hpp"
+#include "support/scratch_directory.hpp"
 #include "support/server_process.hpp"
 
 #include <boost/mp11/algorithm.hpp>
@@ -22,7 +23,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,22 +32,12 @@ namespace {
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
-// Temporary files for the server's certificate and key, removed with it.
+// The server's certificate and key in files, removed with it.
 struct certificate_files {
-    certificate_files() {
-        const forma::testing::certificate_pem pem = forma::testing::make_self_signed_certificate();
-        certificate = pem.certificate;
-        dir = std::filesystem::temp_directory_path() / ("forma-llama-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(dir);
-        std::ofstream(dir / "cert.pem") << pem.certificate;
-        std::ofstream(dir / "key.pem") << pem.private_key;
-    }
-    ~certificate_files() {
-        std::error_code ignored;
-        std::filesystem::remove_all(dir, ignored);
-    }
-    std::filesystem::path dir;
-    std::string certificate;
+    forma_test::scratch_directory dir{"forma-llama"};
+    forma::testing::certificate_pem pem = forma::testing::make_self_signed_certificate();
+    std::filesystem::path certificate_file = dir.file("cert.pem", pem.certificate);
+    std::filesystem::path key_file = dir.file("key.pem", pem.private_key);
 };
 
 // llama-server on a free loopback port (another if that was taken before it bound it), one
@@ -62,8 +52,8 @@ public:
                                           "-t", "1", "-c", "2048", "-np", "1"};
             args.insert(args.end(), args_added.begin(), args_added.end());
             if (tls)
-                args.insert(args.end(), {"--ssl-cert-file", (files_->dir / "cert.pem").string(), "--ssl-key-file",
-                                         (files_->dir / "key.pem").string()});
+                args.insert(args.end(), {"--ssl-cert-file", files_->certificate_file.string(), "--ssl-key-file",
+                                         files_->key_file.string()});
             process_.emplace(FORMA_LLAMA_SERVER, std::move(args), "listening on");
         });
     }
@@ -72,7 +62,7 @@ public:
         forma::openai::client_options o{.base_url = std::string(files_ ? "https" : "http") + "://127.0.0.1:" +
                                                     std::to_string(port_) + "/v1",
                                         .model = "stories260K"};
-        if (files_) o.trust.ca_certificates = files_->certificate;
+        if (files_) o.trust.ca_certificates = files_->pem.certificate;
         o.retry.max_retries = 0;
         o.timeouts.idle = 60s;
         return o;

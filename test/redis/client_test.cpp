@@ -5,6 +5,7 @@
 
 #include "redis_test_support.hpp"
 #include "support/fake_resp_server.hpp"
+#include "support/scratch_directory.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -19,7 +20,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <future>
+
+#include <stdlib.h>
 
 namespace asio = boost::asio;
 using namespace forma::redis;
@@ -511,4 +516,18 @@ TEST(test_redis_server, a_taken_port_is_an_error_that_says_so_and_another_port_i
                  std::runtime_error);
     EXPECT_EQ(starts, 1); // only a taken port is worth another try
     EXPECT_EQ(forma_test::reported_port("ready, listening on port 4123\n", "listening on port "), 4123);
+}
+
+// A server that does not start leaves no directory behind: its scratch directory is a member
+// that goes with the half-made server, where a destructor that never ran would have removed it.
+TEST(test_redis_server, a_server_that_does_not_start_leaves_no_directory) {
+    const forma_test::scratch_directory temporary{"forma-tmp"};
+    const char* const saved = std::getenv("TMPDIR");
+    const std::string saved_value = saved ? saved : "";
+    ::setenv("TMPDIR", temporary.path().c_str(), 1);
+    EXPECT_THROW(forma_test::redis_server({.arguments = {"--no-such-directive", "yes"}}), std::runtime_error);
+    EXPECT_NO_THROW(forma_test::redis_server{}); // and one that starts is made there, and removed
+    if (saved) ::setenv("TMPDIR", saved_value.c_str(), 1);
+    else ::unsetenv("TMPDIR");
+    EXPECT_TRUE(std::filesystem::is_empty(temporary.path()));
 }

@@ -3,18 +3,15 @@
 // port (another one if that was taken before it bound it), in a temporary directory, stopped
 // and removed after.
 
+#include "scratch_directory.hpp"
 #include "server_process.hpp"
 
 #include <forma/redis/client_options.hpp>
 #include <forma/testing/self_signed_certificate.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <stdlib.h>
 
 namespace forma_test {
 
@@ -32,24 +29,15 @@ struct redis_server_options {
 class redis_server {
 public:
     explicit redis_server(redis_server_options options = {}) : options_(std::move(options)) {
-        std::string pattern = (std::filesystem::temp_directory_path() / "forma-redis-XXXXXX").string();
-        if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-        directory_ = pattern;
         if (options_.tls) {
             certificate_ = forma::testing::make_self_signed_certificate({"localhost"}, {"127.0.0.1"});
-            std::ofstream(directory_ / "server.crt") << certificate_.certificate;
-            std::ofstream(directory_ / "server.key") << certificate_.private_key;
+            directory_.file("server.crt", certificate_.certificate);
+            directory_.file("server.key", certificate_.private_key);
         }
         on_a_free_port([this](unsigned short port) {
             port_ = port;
             start();
         });
-    }
-
-    ~redis_server() {
-        process_.reset();
-        std::error_code ignored;
-        std::filesystem::remove_all(directory_, ignored);
     }
 
     redis_server(const redis_server&) = delete;
@@ -77,12 +65,12 @@ public:
     void stop() { process_.reset(); }
     /// Starts it again on the same port and directory.
     void start() {
-        std::vector<std::string> args{"--bind", "127.0.0.1", "--dir", directory_.string(), "--save", "",
+        std::vector<std::string> args{"--bind", "127.0.0.1", "--dir", directory_.path().string(), "--save", "",
                                       "--daemonize", "no", "--protected-mode", "no", "--logfile", ""};
         const std::string port = std::to_string(port_);
         if (options_.tls) {
-            args.insert(args.end(), {"--port", "0", "--tls-port", port, "--tls-cert-file", (directory_ / "server.crt").string(),
-                                     "--tls-key-file", (directory_ / "server.key").string(), "--tls-auth-clients", "no"});
+            args.insert(args.end(), {"--port", "0", "--tls-port", port, "--tls-cert-file", (directory_.path() / "server.crt").string(),
+                                     "--tls-key-file", (directory_.path() / "server.key").string(), "--tls-auth-clients", "no"});
         } else {
             args.insert(args.end(), {"--port", port});
         }
@@ -95,7 +83,7 @@ public:
 private:
     redis_server_options options_;
     unsigned short port_ = 0;
-    std::filesystem::path directory_;
+    scratch_directory directory_{"forma-redis"}; // declared before process_: removed after it stops
     forma::testing::certificate_pem certificate_{};
     std::optional<server_process> process_;
 };
