@@ -35,13 +35,17 @@ std::string show(const forma::partial<int>& number) {
 std::string show(const forma::partial<std::vector<std::string>>& list) {
     if (!list.has_value()) return "?";
     std::string out = "[";
-    for (const auto& element : list) out += (out.size() > 1 ? ", " : "") + show(element);
+    for (const auto& element : list) {
+        if (out.size() > 1) out += ", ";
+        out += show(element); // appends: GCC 12 warns falsely (-Wrestrict) on "..." + a string inlined
+    }
     return out + (list.complete() ? "]" : "");
 }
 std::string show(const forma::partial<book>& snapshot) {
     std::string out;
     snapshot.for_each_member([&](std::string_view name, const auto& member) {
-        out += (out.empty() ? "" : " ") + std::string(name) + '=' + show(member);
+        if (!out.empty()) out += ' ';
+        out.append(name).append("=").append(show(member));
     });
     return out;
 }
