@@ -2,6 +2,7 @@
 // A fresh directory under the system's temporary one, removed with what it holds when this
 // goes: a member of a fixture that throws later in its constructor still removes it.
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
