@@ -67,18 +67,9 @@ inline int string_special_mask(const char* p) noexcept {
 }
 #endif
 
-/// The first byte in [p, end) that is_string_special; end if none.
-inline const char* find_string_special(const char* p, const char* end) noexcept {
-#if defined(__SSE2__)
-    for (; end - p >= 16; p += 16)
-        if (const int mask = string_special_mask(p)) return p + __builtin_ctz(mask);
-#endif
-    while (p < end && !is_string_special(*p)) ++p;
-    return p;
-}
-
-/// find_string_special that also says whether the byte found is the closing '"', from the
-/// compare that found it: the common case, a string's end, waits for no second load of it.
+/// The first byte in [p, end) that is_string_special (end if none), and whether it is the
+/// closing '"', told by the compare that found it: the common case, a string's end, waits for
+/// no second load of that byte.
 inline const char* find_string_special(const char* p, const char* end, bool& at_quote) noexcept {
 #if defined(__SSE2__)
     for (; end - p >= 16; p += 16) {
@@ -172,7 +163,8 @@ inline const char* find_string_special_padded(const char* p, const char* end) no
         if (const int mask = string_special_mask(p)) return std::min(p + __builtin_ctz(mask), end);
     return end;
 #else
-    return find_string_special(p, end);
+    bool at_quote;
+    return find_string_special(p, end, at_quote);
 #endif
 }
 
