@@ -15,6 +15,12 @@ bool is_number_char(char c) noexcept {
     return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
+// Most writers put one space after ':' and ','; stepping over it here saves a turn of the
+// token loop for it.
+void skip_one_space(const char*& p, const char* end) noexcept {
+    if (p != end && *p == ' ') ++p;
+}
+
 void append_utf8(std::string& out, std::uint32_t cp) {
     char bytes[4];
     out.append(bytes, write_utf8(bytes, cp));
@@ -234,7 +240,11 @@ bool incremental_tokenizer::end_number(std::string_view text) {
     scanned_number number;
     if (scan_number(text.data(), text.data() + text.size(), number) != number_syntax::valid || number.text.size() != text.size())
         return fail("invalid number");
-    const bool ok = sink_.number(number, token_begin_, token_begin_ + text.size());
+    return number_done(number);
+}
+
+bool incremental_tokenizer::number_done(const scanned_number& number) {
+    const bool ok = sink_.number(number, token_begin_, token_begin_ + number.text.size());
     text_.clear();
     if (!ok) return fail("");
     return value_done();
@@ -282,6 +292,17 @@ bool incremental_tokenizer::feed(std::string_view piece) {
             break;
         }
         case state::number: {
+            if (text_.empty()) { // begun in this piece: when it also ends here, scanned once in place
+                scanned_number number;
+                if (scan_number(p, end, number) == number_syntax::valid) {
+                    const char* const after = number.text.data() + number.text.size();
+                    if (after != end && !is_number_char(*after)) {
+                        p = after;
+                        if (!number_done(number)) return false;
+                        break;
+                    }
+                }
+            }
             const char* const start = p;
             while (p != end && is_number_char(*p)) ++p;
             if (p == end) {
@@ -346,11 +367,13 @@ bool incremental_tokenizer::feed(std::string_view piece) {
             case state::colon:
                 if (c != ':') return fail("expected ':' after a member name");
                 ++p;
+                skip_one_space(p, end);
                 state_ = state::value;
                 break;
             case state::after_value:
                 if (c == ',') {
                     ++p;
+                    skip_one_space(p, end);
                     state_ = stack_.back() == '{' ? state::member : state::value;
                     break;
                 }

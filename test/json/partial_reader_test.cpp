@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -87,6 +88,22 @@ struct measures {
     friend bool operator==(const measures&, const measures&) = default;
 };
 BOOST_DESCRIBE_STRUCT(measures, (), (tiny, small, plain, votes, big, huge, ratio, exact))
+// Recursive types: an optional in place in its parent's partial, a unique_ptr behind a pointer.
+struct outline {
+    std::string label;
+    std::optional<int> weight;
+    std::vector<outline> children;
+    std::optional<std::vector<outline>> appendix;
+    friend bool operator==(const outline&, const outline&) = default;
+};
+BOOST_DESCRIBE_STRUCT(outline, (), (label, weight, children, appendix))
+
+struct chain {
+    int value = 0;
+    std::unique_ptr<chain> next;
+};
+BOOST_DESCRIBE_STRUCT(chain, (), (value, next))
+
 FORMA_DESCRIBE_FIELDS(ticket, (code, .pattern = "^[A-Z]{3}-[0-9]{2}$"), (level, .minimum = 10));
 
 } // namespace partial_test
@@ -206,6 +223,32 @@ TEST(partial_reader, arrays_of_objects_and_wrapped_roots) {
     check_every_prefix_grows_to_from_json<std::vector<address>>(R"([{"city": "Oslo"}])", true); // not wrapped
     check_every_prefix_grows_to_from_json<std::vector<int>>(R"({"data": [1, -20, 3e2, 0]})", true);
     check_every_prefix_grows_to_from_json<std::optional<int>>(R"({"data": null})", true);
+}
+
+TEST(partial_reader, recursive_types_split_anywhere) {
+    check_every_prefix_grows_to_from_json<outline>(
+        R"({"label": "root", "weight": 3, "children": [{"label": "a", "children": [{"label": "a1", "weight": null,)"
+        R"( "children": []}]}, {"label": "b", "children": [], "appendix": [{"label": "b-x", "children": []}]}],)"
+        R"( "appendix": null})");
+
+    // A unique_ptr chain (not copyable, so checked here by walking it).
+    const std::string json = R"({"value": 1, "next": {"value": 2, "next": {"value": 3, "next": null}}})";
+    for (std::size_t split = 0; split <= json.size(); ++split) {
+        partial_reader<chain> reader;
+        ASSERT_TRUE(reader.feed(std::string_view(json).substr(0, split)));
+        ASSERT_TRUE(reader.feed(std::string_view(json).substr(split)));
+        const auto value = reader.finish();
+        ASSERT_TRUE(value) << "split at " << split;
+        const chain* link = &*value;
+        for (int expected = 1; expected <= 3; ++expected, link = link->next.get()) {
+            ASSERT_NE(link, nullptr) << "split at " << split;
+            EXPECT_EQ(link->value, expected);
+        }
+        EXPECT_EQ(link, nullptr);
+        const auto& second = reader.get()[&chain::next];
+        ASSERT_TRUE(second.has_value());
+        EXPECT_TRUE(second.value()[&chain::next].value()[&chain::next].is_null());
+    }
 }
 
 TEST(partial_reader, strings_show_as_they_stream_numbers_only_when_whole) {

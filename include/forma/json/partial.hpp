@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -89,7 +90,7 @@ public:
     using element_type = reflect::nullable_element_t<T>;
 
     /// A value other than null has started.
-    bool has_value() const noexcept { return value_ != nullptr; }
+    bool has_value() const noexcept { return static_cast<bool>(value_); }
     bool is_null() const noexcept { return null_; }
     bool complete() const noexcept { return null_ || (value_ && value_->complete()); }
     /// The value being read (has_value() must be true).
@@ -110,7 +111,11 @@ public:
 
 private:
     friend struct json_detail::partial_access;
-    std::unique_ptr<partial<element_type>> value_; // a pointer: U may contain this type
+    // In place for std::optional<U> (U is complete, so it cannot hold this type); behind a
+    // pointer for std::unique_ptr<U>, whose U may.
+    std::conditional_t<reflect::is_optional_v<T>, std::optional<partial<element_type>>,
+                       std::unique_ptr<partial<element_type>>>
+        value_;
     bool null_ = false;
 };
 
@@ -132,6 +137,7 @@ public:
     std::optional<T> to_value() const {
         if (!complete_) return std::nullopt;
         T out;
+        if constexpr (requires { out.reserve(elements_.size()); }) out.reserve(elements_.size());
         for (const auto& e : elements_) {
             auto v = e.to_value();
             if (!v) return std::nullopt;

@@ -9,6 +9,7 @@
 namespace forma::json_detail {
 
 class partial_builder;
+struct scanned_number;
 
 /** A JSON tokenizer fed a document in pieces split anywhere: each byte is looked
     at once, so reading n bytes costs O(n) however they are cut. Tokens cut by a
@@ -63,6 +64,7 @@ private:
         return fail("string too long");
     }
     bool end_number(std::string_view text);
+    bool number_done(const scanned_number& number);
 
     partial_builder& sink_;
     std::size_t max_depth_;

@@ -7,6 +7,10 @@
 
 #include <boost/describe/enumerators.hpp>
 
+#include <algorithm>
+#include <cstddef>
+#include <type_traits>
+
 namespace forma::json_detail {
 
 struct partial_access {
@@ -42,7 +46,9 @@ struct partial_access {
             p.null_ = true;
             return {};
         }
-        if (!p.value_) p.value_ = std::make_unique<partial<reflect::nullable_element_t<X>>>();
+        if (p.value_) return slot_of(*p.value_);
+        if constexpr (reflect::is_optional_v<X>) p.value_.emplace();
+        else p.value_ = std::make_unique<partial<reflect::nullable_element_t<X>>>();
         return slot_of(*p.value_);
     }
 
@@ -70,7 +76,14 @@ struct partial_access {
 
     template <class X>
     static slot element(void* node) {
-        return slot_of(self<X>(node).elements_.emplace_back());
+        auto& elements = self<X>(node).elements_;
+        // Room for a short array's elements at once (most arrays are short), as from_json's
+        // staging gives it: as many as 512 bytes hold, at most 8. Growing from 1 would allocate
+        // and move at 1, 2 and 4.
+        using element = typename std::remove_reference_t<decltype(elements)>::value_type;
+        constexpr std::size_t first_room = std::clamp<std::size_t>(512 / sizeof(element), 1, 8);
+        if (elements.capacity() == 0) elements.reserve(first_room);
+        return slot_of(elements.emplace_back());
     }
 
     template <class X>
