@@ -296,7 +296,12 @@ bool incremental_tokenizer::feed(std::string_view piece) {
                 scanned_number number;
                 if (scan_number(p, end, number) == number_syntax::valid) {
                     const char* const after = number.text.data() + number.text.size();
-                    if (after != end && !is_number_char(*after)) {
+                    if (after == end) { // it may go on in the next piece
+                        text_.append(p, end);
+                        p = end;
+                        break;
+                    }
+                    if (!is_number_char(*after)) {
                         p = after;
                         if (!number_done(number)) return false;
                         break;

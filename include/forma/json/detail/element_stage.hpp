@@ -9,16 +9,19 @@
 
 namespace forma::json_detail {
 
-/** How many elements of E an empty vector's array stages before the vector allocates: as many
-    as 512 bytes hold, at most 8; 0 when fewer than 2 fit (no staging) or E is bool (a
-    vector<bool> has no element to read into). The bytes are on the stack once for each level of
-    nested arrays, which a recursive type's input bounds by parse_options::max_depth.
+/// Room for a short array's elements taken at once (most arrays are short): as many as 512
+/// bytes hold, at most 8 (0 when none fits).
+template <class E>
+inline constexpr std::size_t short_array_room = std::min<std::size_t>(8, 512 / sizeof(E));
+
+/** How many elements of E an empty vector's array stages before the vector allocates:
+    short_array_room; 0 when fewer than 2 fit (no staging) or E is bool (a vector<bool> has no
+    element to read into). The bytes are on the stack once for each level of nested arrays,
+    which a recursive type's input bounds by parse_options::max_depth.
 */
 template <class E>
-inline constexpr std::size_t staged_elements = [] {
-    const std::size_t fit = std::min<std::size_t>(8, 512 / sizeof(E));
-    return std::is_same_v<E, bool> || fit < 2 ? 0 : fit;
-}();
+inline constexpr std::size_t staged_elements =
+    std::is_same_v<E, bool> || short_array_room<E> < 2 ? 0 : short_array_room<E>;
 
 /** The first N elements of an array, read in place here, then moved into the vector at once.
     An array of up to 2N elements then costs the vector one allocation (of N, or of 2N when it

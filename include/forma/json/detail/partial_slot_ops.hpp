@@ -1,6 +1,7 @@
 #pragma once
 // The slot_ops of each partial<X> (included at the end of forma/json/partial.hpp).
 
+#include <forma/json/detail/element_stage.hpp>
 #include <forma/json/from_json.hpp>
 #include <forma/json/partial.hpp>
 #include <forma/reflect/mapped_kind.hpp>
@@ -77,12 +78,10 @@ struct partial_access {
     template <class X>
     static slot element(void* node) {
         auto& elements = self<X>(node).elements_;
-        // Room for a short array's elements at once (most arrays are short), as from_json's
-        // staging gives it: as many as 512 bytes hold, at most 8. Growing from 1 would allocate
-        // and move at 1, 2 and 4.
+        // The first element takes room for a short array's, as from_json's staging does: growing
+        // from 1 would allocate and move at 1, 2 and 4.
         using element = typename std::remove_reference_t<decltype(elements)>::value_type;
-        constexpr std::size_t first_room = std::clamp<std::size_t>(512 / sizeof(element), 1, 8);
-        if (elements.capacity() == 0) elements.reserve(first_room);
+        if (elements.capacity() == 0) elements.reserve(std::max<std::size_t>(1, short_array_room<element>));
         return slot_of(elements.emplace_back());
     }
 
