@@ -194,4 +194,37 @@ TEST(indentation, a_member_names_colon_in_any_white_space_reads_as_the_compact_t
     }
 }
 
+// After a value, ',' then the next value, ", " and a line break with its indentation are read
+// in place; every other layout around a comma, and input cut close after one, reads as the
+// compact text does or fails where it ends.
+TEST(indentation, a_comma_in_any_white_space_reads_as_the_compact_text_does) {
+    const leaf expected{7, "n", {1, 2, 3}};
+    const std::string separators[] = {",", ", ", " ,", " , ", ",  ", ",\n", ",\t", ",\r\n  ", "\n,\n", ",\n\n ", ",\n  "};
+    for (const std::string& separator : separators) {
+        std::string text = R"({"id":7,"name":"n","values":[1,2,3]})";
+        for (std::size_t at = text.find(','); at != std::string::npos; at = text.find(',', at + separator.size()))
+            text.replace(at, 1, separator);
+        const auto read = forma::try_from_json<leaf>(text);
+        ASSERT_TRUE(read.has_value()) << read.error().what() << "\n" << text;
+        EXPECT_EQ(read.value(), expected) << text;
+    }
+    // Input that ends 0 to 2 bytes after a comma: an error at its end.
+    for (const std::string text : {R"({"id":5,)", R"({"id":5, )", R"({"id":5,")", R"({"values":[1,)", R"({"values":[1, )",
+                                   R"({"values":[1,2)", "{\"id\":5,\n"}) {
+        const auto read = forma::try_from_json<leaf>(text);
+        ASSERT_TRUE(read.has_error()) << text;
+        EXPECT_EQ(read.error().offset(), text.size()) << read.error().what() << "\n" << text;
+    }
+    // A byte that cannot come next, right after the comma or its space, is where the error is;
+    // a comma before the closing bracket is one.
+    for (const std::string separator : {",", ", ", ",  ", ",\n  "})
+        for (const std::string bad : {"#", "}", "]"}) {
+            for (const std::string& text : {"{\"id\":5" + separator + bad + "}", "{\"values\":[1" + separator + bad + "]}"}) {
+                const auto read = forma::try_from_json<leaf>(text);
+                ASSERT_TRUE(read.has_error()) << text;
+                EXPECT_EQ(read.error().offset(), text.find(bad, text.find(','))) << read.error().what() << "\n" << text;
+            }
+        }
+}
+
 } // namespace

@@ -350,6 +350,11 @@ public:
     */
     [[gnu::always_inline]] void skip_indentation(std::size_t level) noexcept {
         if (p != end && static_cast<unsigned char>(*p) > ' ') return;
+        skip_blank_after(level);
+    }
+
+    /// skip_indentation where p is known to be at white space or the end.
+    [[gnu::always_inline]] void skip_blank_after(std::size_t level) noexcept {
         if (level < std::size(indentation_) && indentation_[level] != 0 && is_indentation(p, indentation_[level])) {
             p += indentation_[level];
             return;
