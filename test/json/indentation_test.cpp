@@ -8,6 +8,7 @@
 #include <boost/describe.hpp>
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <random>
@@ -164,19 +165,24 @@ TEST(indentation, an_error_after_a_run_is_reported_at_its_byte) {
     EXPECT_EQ(checked, 200);
 }
 
-// A member name's ':' is checked in place when ":" or ": " is followed by the value; every
-// other layout around it, and the end of input close after it, reads as the compact text does.
-TEST(indentation, a_member_names_colon_in_any_white_space_reads_as_the_compact_text_does) {
-    const leaf expected{7, "n", {1, 2}};
-    const std::string separators[] = {":", ": ", " :", " : ", ":  ", ":\n", ":\t", ":\r\n  ", "\n:\n", ":\n\n "};
-    for (const std::string& separator : separators) {
-        std::string text = R"({"id":7,"name":"n","values":[1,2]})";
-        for (std::size_t at = text.find(':'); at != std::string::npos; at = text.find(':', at + separator.size()))
-            text.replace(at, 1, separator);
+// `expected`'s compact text with every `token` outside strings written as each of `layouts` in
+// turn (the leaf's strings hold neither ':' nor ','): each reads as `expected`.
+void expect_every_layout_reads_the_same(const leaf& expected, char token, std::initializer_list<std::string> layouts) {
+    for (const std::string& layout : layouts) {
+        std::string text = forma::to_json(expected);
+        for (std::size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + layout.size()))
+            text.replace(at, 1, layout);
         const auto read = forma::try_from_json<leaf>(text);
         ASSERT_TRUE(read.has_value()) << read.error().what() << "\n" << text;
         EXPECT_EQ(read.value(), expected) << text;
     }
+}
+
+// A member name's ':' is checked in place when ":" or ": " is followed by the value; every
+// other layout around it, and the end of input close after it, reads as the compact text does.
+TEST(indentation, a_member_names_colon_in_any_white_space_reads_as_the_compact_text_does) {
+    expect_every_layout_reads_the_same(leaf{7, "n", {1, 2}}, ':',
+                                       {":", ": ", " :", " : ", ":  ", ":\n", ":\t", ":\r\n  ", "\n:\n", ":\n\n "});
     // Fewer than 3 bytes after the name: read as any other member, and input cut there is an
     // error at its end.
     EXPECT_EQ(forma::from_json<leaf>(R"({"values":[],"name":"","id":5})").id, 5);
@@ -198,16 +204,8 @@ TEST(indentation, a_member_names_colon_in_any_white_space_reads_as_the_compact_t
 // in place; every other layout around a comma, and input cut close after one, reads as the
 // compact text does or fails where it ends.
 TEST(indentation, a_comma_in_any_white_space_reads_as_the_compact_text_does) {
-    const leaf expected{7, "n", {1, 2, 3}};
-    const std::string separators[] = {",", ", ", " ,", " , ", ",  ", ",\n", ",\t", ",\r\n  ", "\n,\n", ",\n\n ", ",\n  "};
-    for (const std::string& separator : separators) {
-        std::string text = R"({"id":7,"name":"n","values":[1,2,3]})";
-        for (std::size_t at = text.find(','); at != std::string::npos; at = text.find(',', at + separator.size()))
-            text.replace(at, 1, separator);
-        const auto read = forma::try_from_json<leaf>(text);
-        ASSERT_TRUE(read.has_value()) << read.error().what() << "\n" << text;
-        EXPECT_EQ(read.value(), expected) << text;
-    }
+    expect_every_layout_reads_the_same(leaf{7, "n", {1, 2, 3}}, ',',
+                                       {",", ", ", " ,", " , ", ",  ", ",\n", ",\t", ",\r\n  ", "\n,\n", ",\n\n ", ",\n  "});
     // Input that ends 0 to 2 bytes after a comma: an error at its end.
     for (const std::string text : {R"({"id":5,)", R"({"id":5, )", R"({"id":5,")", R"({"values":[1,)", R"({"values":[1, )",
                                    R"({"values":[1,2)", "{\"id\":5,\n"}) {
