@@ -32,10 +32,35 @@ void append_utf8(std::string& out, std::uint32_t cp) {
     out.reserve(std::max({out.size() + more, 2 * out.capacity(), std::size_t{128}}));
 }
 
-// Appends text of a string value that a split cut (a short string stays in place).
+// Appends 1 to 16 bytes of text to a string begun that has room for 16 more, as a fixed 16-byte
+// copy cut to length after (two moves, where a copy of any length is a call to memcpy): the text
+// is the tokenizer's padded input, so 16 bytes can be read. False when that does not apply; a
+// fresh string is left to stay in place or to be given its exact size.
+inline bool append_short(std::string& out, std::string_view text) {
+    constexpr std::size_t block = 16;
+    if (text.size() - 1 >= block || out.empty() || out.capacity() - out.size() < block)
+        return false;
+    const std::size_t size = out.size() + text.size();
+    out.append(text.data(), block);
+    out.resize(size);
+    return true;
+}
+
+// Appends the text a split cut, of a string value or a member name (a short one stays in place).
 inline void append_cut(std::string& out, std::string_view text) {
+    if (append_short(out, text)) return;
     if (out.capacity() - out.size() < text.size()) make_room(out, text.size());
     out.append(text);
+}
+
+// Whether a short piece (at most 16 bytes, followed by padding) is all plain string text: one
+// 16-byte mask, without a scan loop whose exit depends on where the piece was cut.
+bool is_plain_short_text(const char* p, std::size_t n) noexcept {
+#if defined(__SSE2__)
+    return (string_special_mask(p) & ((1u << n) - 1)) == 0;
+#else
+    return find_string_special_padded(p, p + n) == p + n;
+#endif
 }
 
 // Bytes a UTF-8 sequence led by `c` has in all (RFC 3629), 0 when `c` cannot lead one.
@@ -122,7 +147,7 @@ bool incremental_tokenizer::end_key() {
 }
 
 void incremental_tokenizer::hold_run() {
-    out_->append(run_);
+    if (!append_short(*out_, run_)) out_->append(run_);
     run_ = {};
 }
 
@@ -136,8 +161,8 @@ bool incremental_tokenizer::read_string(const char*& p, const char* end, bool& c
             // Plain text is kept as a view of the piece (run_) and copied once into *out_,
             // at an escape or at the end of the piece or string; a key not cut is not copied.
             const char* stop = find_string_special_padded(p, end);
-            if (run_.empty()) run_ = std::string_view(p, 0);
-            run_ = std::string_view(run_.data(), run_.size() + static_cast<std::size_t>(stop - p));
+            const char* const run_begin = run_.empty() ? p : run_.data();
+            run_ = std::string_view(run_begin, run_.size() + static_cast<std::size_t>(stop - p));
             p = stop;
             if (p == end) return true;
             const auto c = static_cast<unsigned char>(*p);
@@ -251,15 +276,29 @@ bool incremental_tokenizer::number_done(const scanned_number& number) {
 }
 
 bool incremental_tokenizer::feed(std::string_view piece) {
+    // Most pieces of a long answer are plain text inside a string value: one scan, one copy. Both
+    // ways are calls of their own, so that this one saves and restores no registers. A short
+    // piece takes one branch on all four conditions: they depend on where the last piece was
+    // cut, which no predictor learns.
+    const bool in_value_text =
+        (state_ == state::string) & (string_state_ == in_string::text) & !string_is_key_;
+    const char* const end = piece.data() + piece.size();
+    const bool plain = piece.size() <= 16
+                           ? in_value_text & is_plain_short_text(piece.data(), piece.size())
+                           : in_value_text && find_string_special_padded(piece.data(), end) == end;
+    if (plain) return append_value_text(piece);
+    return read_tokens(piece);
+}
+
+bool incremental_tokenizer::append_value_text(std::string_view piece) {
+    append_cut(*out_, piece);
+    offset_ += piece.size();
+    return string_within_limit(out_->size());
+}
+
+bool incremental_tokenizer::read_tokens(std::string_view piece) {
     const char* p = piece.data();
     const char* const end = p + piece.size();
-    if (state_ == state::string && string_state_ == in_string::text && !string_is_key_ &&
-        find_string_special_padded(p, end) == end) {
-        // Most pieces of a long answer are plain text inside a string value: one scan, one copy.
-        append_cut(*out_, piece);
-        offset_ += piece.size();
-        return string_within_limit(out_->size());
-    }
     auto at = [&](const char* q) { return offset_ + static_cast<std::size_t>(q - piece.data()); };
     while (p != end) {
         const char c = *p;
@@ -274,13 +313,10 @@ bool incremental_tokenizer::feed(std::string_view piece) {
             if (!read_string(p, end, closed)) return false;
             if (!closed) {
                 // A value's text goes on now, so a long string shows as it streams; a key's
-                // is kept until whole.
-                if (string_is_key_) {
-                    hold_run();
-                } else {
-                    append_cut(*out_, run_);
-                    run_ = {};
-                }
+                // is kept in text_ until whole. One way for both: where a piece ends is random,
+                // and a branch on it mispredicts.
+                append_cut(*out_, run_);
+                run_ = {};
                 if (!string_within_limit(out_->size())) return false;
                 break;
             }
@@ -360,15 +396,31 @@ bool incremental_tokenizer::feed(std::string_view piece) {
                     break;
                 }
                 [[fallthrough]];
-            case state::member:
+            case state::member: {
                 if (c != '"') return fail("expected a member name in double quotes");
                 ++p;
+                // Most names are plain and whole in the piece: read at once, with the ':' after.
+                const char* const close = find_string_special_padded(p, end);
+                if (close != end && *close == '"') {
+                    const std::string_view name(p, static_cast<std::size_t>(close - p));
+                    if (!string_within_limit(name.size())) return false;
+                    if (!sink_.key(name)) return fail("");
+                    p = close + 1;
+                    state_ = state::colon;
+                    if (p != end && *p == ':') {
+                        ++p;
+                        skip_one_space(p, end);
+                        state_ = state::value;
+                    }
+                    break;
+                }
                 state_ = state::string;
                 string_is_key_ = true;
                 string_state_ = in_string::text;
                 out_ = &text_;
                 text_.clear();
                 break;
+            }
             case state::colon:
                 if (c != ':') return fail("expected ':' after a member name");
                 ++p;

@@ -185,6 +185,23 @@ void check_every_prefix_grows_to_from_json(const std::string& json, bool wrapped
     EXPECT_TRUE(reader.get().complete());
     EXPECT_EQ(reader.get().to_value(), std::optional<T>(expected));
     EXPECT_EQ(reader.finish().value(), expected);
+    // Pieces of each size a stream sends, 2 to 24 bytes (a 16-byte piece of string text is
+    // copied whole, a name whole in its piece read at once): every snapshot grows from the one
+    // before, to the same final value.
+    for (std::size_t size = 2; size <= 24; ++size) {
+        partial_reader<T> sized(wrapped);
+        flat before;
+        for (std::size_t at = 0; at < json.size(); at += size) {
+            ASSERT_TRUE(sized.feed(std::string_view(json).substr(at, size)))
+                << sized.error().what();
+            flat now = flatten(sized.get());
+            ASSERT_TRUE(grows_from(before, now))
+                << "pieces of " << size << " bytes, after " << at + size;
+            before = std::move(now);
+        }
+        ASSERT_EQ(sized.get().to_value(), std::optional<T>(expected))
+            << "pieces of " << size << " bytes";
+    }
     // Two pieces split at every byte: the same final value.
     for (std::size_t split = 0; split <= json.size(); ++split) {
         partial_reader<T> two(wrapped);

@@ -50,7 +50,11 @@ private:
     };
 
     bool fail(const char* what);
-    // Inlined into feed(), their only caller (defined in the .cpp): a call per token costs
+    /// feed() of a piece that is plain text inside a string value.
+    [[gnu::noinline]] bool append_value_text(std::string_view piece);
+    /// feed() of any other piece: the token loop.
+    [[gnu::noinline]] bool read_tokens(std::string_view piece);
+    // Inlined into read_tokens(), their only caller (defined in the .cpp): a call per token costs
     // about as much as the token, and GCC does not inline them by itself.
     [[gnu::always_inline]] inline bool begin_value(char c);
     inline bool value_done();

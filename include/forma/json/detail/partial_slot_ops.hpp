@@ -63,7 +63,7 @@ struct partial_access {
     }
 
     template <class X>
-    static slot member(void* node, std::string_view key, std::size_t& next) {
+    [[gnu::flatten]] static slot member(void* node, std::string_view key, std::size_t& next) {
         // Members usually come in declaration order: try the one after the last first.
         constexpr std::size_t size = partial<X>::size;
         std::size_t i = next;
