@@ -139,11 +139,15 @@ bool incremental_tokenizer::end_key() {
         name = text_;
     }
     run_ = {};
-    if (!string_within_limit(name.size())) return false;
-    const bool ok = sink_.key(name);
+    const bool ok = key_done(name);
     text_.clear();
+    return ok;
+}
+
+bool incremental_tokenizer::key_done(std::string_view name) {
+    if (!string_within_limit(name.size())) return false;
     state_ = state::colon;
-    return ok || fail("");
+    return sink_.key(name) || fail("");
 }
 
 void incremental_tokenizer::hold_run() {
@@ -276,7 +280,7 @@ bool incremental_tokenizer::number_done(const scanned_number& number) {
 }
 
 bool incremental_tokenizer::feed(std::string_view piece) {
-    // Most pieces of a long answer are plain text inside a string value: one scan, one copy. Both
+    // Many pieces of a long answer are plain text inside a string value: one scan, one copy. Both
     // ways are calls of their own, so that this one saves and restores no registers. A short
     // piece takes one branch on all four conditions: they depend on where the last piece was
     // cut, which no predictor learns.
@@ -402,11 +406,9 @@ bool incremental_tokenizer::read_tokens(std::string_view piece) {
                 // Most names are plain and whole in the piece: read at once, with the ':' after.
                 const char* const close = find_string_special_padded(p, end);
                 if (close != end && *close == '"') {
-                    const std::string_view name(p, static_cast<std::size_t>(close - p));
-                    if (!string_within_limit(name.size())) return false;
-                    if (!sink_.key(name)) return fail("");
+                    if (!key_done(std::string_view(p, static_cast<std::size_t>(close - p))))
+                        return false;
                     p = close + 1;
-                    state_ = state::colon;
                     if (p != end && *p == ':') {
                         ++p;
                         skip_one_space(p, end);

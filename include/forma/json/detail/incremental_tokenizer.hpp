@@ -61,6 +61,8 @@ private:
     [[gnu::always_inline]] inline bool read_string(const char*& p, const char* end, bool& closed);
     [[gnu::always_inline]] inline bool end_string(std::size_t end);
     [[gnu::always_inline]] inline bool end_key();
+    /// A whole member name, unescaped: to the sink, then the ':' is expected.
+    [[gnu::always_inline]] inline bool key_done(std::string_view name);
     inline void hold_run();
     bool string_within_limit(std::size_t length) {
         if (length <= max_string_length_) return true;
