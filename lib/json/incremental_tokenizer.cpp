@@ -98,22 +98,12 @@ bool incremental_tokenizer::begin_value(char c) {
         state_ = c == '{' ? state::first_member_or_close : state::value;
         if (!sink_.open(c, at)) return fail("");
         return true;
-    case '"': {
-        std::string* out;
-        if (!sink_.begin_string(at, out)) return fail("");
-        out_ = out ? out : &text_;
-        state_ = state::string;
-        string_is_key_ = false;
-        string_state_ = in_string::text;
-        text_.clear();
-        return true;
-    }
     case 't': literal_ = "true"; break;
     case 'f': literal_ = "false"; break;
     case 'n': literal_ = "null"; break;
     default:
         if (c == '-' || is_digit(c)) {
-            state_ = state::number; // read from its first character again
+            state_ = state::number; // read_number reads it from its first character
             text_.clear();
             return true;
         }
@@ -122,6 +112,47 @@ bool incremental_tokenizer::begin_value(char c) {
     state_ = state::literal;
     literal_matched_ = 1;
     return true;
+}
+
+// Most string values are plain and whole in the piece: read at once, without the string state.
+// `piece` is where the piece begins, for the string's end offset.
+bool incremental_tokenizer::read_string_value(const char*& p, const char* end, const char* piece) {
+    std::string* out;
+    if (!sink_.begin_string(token_begin_, out)) return fail("");
+    ++p;
+    const char* const close = find_string_special_padded(p, end);
+    if (close == end || *close != '"') {
+        begin_string_text(out);
+        return go_on_in_string(p, close, end);
+    }
+    const std::string_view text(p, static_cast<std::size_t>(close - p));
+    p = close + 1;
+    // Checked before the copy: a long string in one piece is not copied to be refused.
+    if (!string_within_limit((out ? out->size() : 0) + text.size())) return false;
+    if (out) out->append(text);
+    if (!sink_.end_string(offset_ + static_cast<std::size_t>(p - piece))) return fail("");
+    return value_done();
+}
+
+void incremental_tokenizer::begin_string_text(std::string* out) {
+    out_ = out ? out : &text_;
+    state_ = state::string;
+    string_state_ = in_string::text;
+    text_.clear();
+}
+
+// A string's text from p, scanned to `stop` (the end of the piece, or a byte the string state
+// reads: an escape, UTF-8, a control character), is not scanned again: at the end it is appended
+// as a cut, else held as the run the string state goes on from.
+bool incremental_tokenizer::go_on_in_string(const char*& p, const char* stop, const char* end) {
+    const std::string_view text(p, static_cast<std::size_t>(stop - p));
+    p = stop;
+    if (stop != end) {
+        run_ = text;
+        return true;
+    }
+    append_cut(*out_, text);
+    return string_within_limit(out_->size());
 }
 
 bool incremental_tokenizer::end_string(std::size_t end) {
@@ -279,13 +310,43 @@ bool incremental_tokenizer::number_done(const scanned_number& number) {
     return value_done();
 }
 
+// Reads a number from p (its first character, or where a cut left it): false on invalid JSON.
+bool incremental_tokenizer::read_number(const char*& p, const char* end) {
+    if (text_.empty()) { // begun in this piece: when it also ends here, scanned once in place
+        scanned_number number;
+        if (scan_number(p, end, number) == number_syntax::valid) {
+            const char* const after = number.text.data() + number.text.size();
+            if (after == end) { // it may go on in the next piece
+                text_.append(p, end);
+                p = end;
+                return true;
+            }
+            if (!is_number_char(*after)) {
+                p = after;
+                return number_done(number);
+            }
+        }
+    }
+    const char* const start = p;
+    while (p != end && is_number_char(*p)) ++p;
+    if (p == end) {
+        text_.append(start, p); // the number may go on in the next piece
+        return true;
+    }
+    std::string_view number(start, static_cast<std::size_t>(p - start));
+    if (!text_.empty()) {
+        text_.append(number);
+        number = text_;
+    }
+    return end_number(number); // the character after the number is read in the new state
+}
+
 bool incremental_tokenizer::feed(std::string_view piece) {
     // Many pieces of a long answer are plain text inside a string value: one scan, one copy. Both
     // ways are calls of their own, so that this one saves and restores no registers. A short
-    // piece takes one branch on all four conditions: they depend on where the last piece was
+    // piece takes one branch on all three conditions: they depend on where the last piece was
     // cut, which no predictor learns.
-    const bool in_value_text =
-        (state_ == state::string) & (string_state_ == in_string::text) & !string_is_key_;
+    const bool in_value_text = (state_ == state::string) & (string_state_ == in_string::text);
     const char* const end = piece.data() + piece.size();
     const bool plain = piece.size() <= 16
                            ? in_value_text & is_plain_short_text(piece.data(), piece.size())
@@ -312,7 +373,8 @@ bool incremental_tokenizer::read_tokens(std::string_view piece) {
             if (!is_blank(c)) return fail("unexpected characters after the JSON value");
             ++p;
             break;
-        case state::string: {
+        case state::string:
+        case state::name: {
             bool closed;
             if (!read_string(p, end, closed)) return false;
             if (!closed) {
@@ -324,44 +386,16 @@ bool incremental_tokenizer::read_tokens(std::string_view piece) {
                 if (!string_within_limit(out_->size())) return false;
                 break;
             }
-            if (string_is_key_) {
+            if (state_ == state::name) {
                 if (!end_key()) return false;
             } else if (!end_string(at(p))) {
                 return false;
             }
             break;
         }
-        case state::number: {
-            if (text_.empty()) { // begun in this piece: when it also ends here, scanned once in place
-                scanned_number number;
-                if (scan_number(p, end, number) == number_syntax::valid) {
-                    const char* const after = number.text.data() + number.text.size();
-                    if (after == end) { // it may go on in the next piece
-                        text_.append(p, end);
-                        p = end;
-                        break;
-                    }
-                    if (!is_number_char(*after)) {
-                        p = after;
-                        if (!number_done(number)) return false;
-                        break;
-                    }
-                }
-            }
-            const char* const start = p;
-            while (p != end && is_number_char(*p)) ++p;
-            if (p == end) {
-                text_.append(start, p); // the number may go on in the next piece
-                break;
-            }
-            std::string_view number(start, static_cast<std::size_t>(p - start));
-            if (!text_.empty()) {
-                text_.append(number);
-                number = text_;
-            }
-            if (!end_number(number)) return false;
-            break; // the character after the number is read in the new state
-        }
+        case state::number:
+            if (!read_number(p, end)) return false;
+            break;
         case state::literal:
             if (c != literal_[literal_matched_]) return fail("invalid literal");
             ++p;
@@ -387,8 +421,16 @@ bool incremental_tokenizer::read_tokens(std::string_view piece) {
                 }
                 just_opened_ = false;
                 token_begin_ = at(p);
+                if (c == '"') {
+                    if (!read_string_value(p, end, piece.data())) return false;
+                    break;
+                }
                 if (!begin_value(c)) return false;
-                if (state_ != state::number) ++p;
+                if (state_ == state::number) {
+                    if (!read_number(p, end)) return false;
+                    break;
+                }
+                ++p;
                 just_opened_ = c == '[';
                 break;
             case state::first_member_or_close:
@@ -416,11 +458,11 @@ bool incremental_tokenizer::read_tokens(std::string_view piece) {
                     }
                     break;
                 }
-                state_ = state::string;
-                string_is_key_ = true;
+                state_ = state::name;
                 string_state_ = in_string::text;
                 out_ = &text_;
                 text_.clear();
+                if (!go_on_in_string(p, close, end)) return false;
                 break;
             }
             case state::colon:

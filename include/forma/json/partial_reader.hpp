@@ -48,9 +48,8 @@ public:
         shape of a T: the partial then stays as it was and error() says what is wrong.
     */
     bool feed(std::string_view piece) {
-        const std::string_view copy = text_.append(piece);
-        if (tokenizer_.failed()) return false;
-        return tokenizer_.feed(copy); // read in place: its padding speeds scans
+        // Read in place: its padding speeds scans. Once reading failed, feed() reads nothing.
+        return tokenizer_.feed(text_.append(piece));
     }
 
     /// What is known so far.

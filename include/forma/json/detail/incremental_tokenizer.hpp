@@ -43,7 +43,17 @@ public:
 
 private:
     enum class state : std::uint8_t {
-        value, first_member_or_close, member, colon, after_value, string, number, literal, done, failed
+        value,
+        first_member_or_close,
+        member,
+        colon,
+        after_value,
+        string, // in a string value's text
+        name,   // in a member name's
+        number,
+        literal,
+        done,
+        failed
     };
     enum class in_string : std::uint8_t {
         text, escape, hex, low_backslash, low_u, low_hex, utf8
@@ -56,10 +66,18 @@ private:
     [[gnu::noinline]] bool read_tokens(std::string_view piece);
     // Inlined into read_tokens(), their only caller (defined in the .cpp): a call per token costs
     // about as much as the token, and GCC does not inline them by itself.
+    /// A value that is not a string begins with `c`.
     [[gnu::always_inline]] inline bool begin_value(char c);
     inline bool value_done();
     [[gnu::always_inline]] inline bool read_string(const char*& p, const char* end, bool& closed);
+    [[gnu::always_inline]] inline bool read_string_value(const char*& p, const char* end,
+                                                         const char* piece);
+    /// A string value's text begins: it goes to `out`, or is not kept when null.
+    [[gnu::always_inline]] inline void begin_string_text(std::string* out);
+    [[gnu::always_inline]] inline bool go_on_in_string(const char*& p, const char* stop,
+                                                       const char* end);
     [[gnu::always_inline]] inline bool end_string(std::size_t end);
+    [[gnu::always_inline]] inline bool read_number(const char*& p, const char* end);
     [[gnu::always_inline]] inline bool end_key();
     /// A whole member name, unescaped: to the sink, then the ':' is expected.
     [[gnu::always_inline]] inline bool key_done(std::string_view name);
@@ -83,7 +101,6 @@ private:
 
     // The token in progress.
     std::size_t token_begin_ = 0;
-    bool string_is_key_ = false;
     bool just_opened_ = false; // the last token was '[': ']' may close it empty
     in_string string_state_ = in_string::text;
     std::string text_;          // a key cut or unescaped, a cut number, or string text not kept

@@ -9,6 +9,7 @@
 #include <boost/describe/enumerators.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <type_traits>
 
@@ -62,17 +63,41 @@ struct partial_access {
         self<X>(node).complete_ = true;
     }
 
+    /// Member I's JSON name as bytes known at compile time.
+    template <class X, std::size_t I>
+    static constexpr auto name_bytes = [] {
+        constexpr std::string_view name = partial<X>::names[I];
+        std::array<char, name.size()> bytes{};
+        std::copy(name.begin(), name.end(), bytes.begin());
+        return bytes;
+    }();
+
     template <class X>
     [[gnu::flatten]] static slot member(void* node, std::string_view key, std::size_t& next) {
-        // Members usually come in declaration order: try the one after the last first.
         constexpr std::size_t size = partial<X>::size;
-        std::size_t i = next;
-        if (i >= size || !same_text(partial<X>::names[i], key))
-            for (i = 0; i < size && !same_text(partial<X>::names[i], key);) ++i;
-        if (i == size) return {};
-        next = i + 1;
-        if constexpr (size == 0) return {};
-        else return boost::mp11::mp_with_index<size>(i, [&](auto I) { return slot_of(std::get<I>(self<X>(node).members_)); });
+        if constexpr (size == 0) {
+            return {};
+        } else {
+            auto slot_at = [&](auto I) { return slot_of(std::get<I>(self<X>(node).members_)); };
+            // Members usually come in declaration order: the one after the last is tried first,
+            // its name compared as constant words (no branches on a length known at run time).
+            if (next < size) {
+                const slot expected = boost::mp11::mp_with_index<size>(next, [&](auto I) -> slot {
+                    constexpr auto& name = name_bytes<X, I>;
+                    if (key.size() != name.size() || !equals_constant(key.data(), name)) return {};
+                    return slot_at(I);
+                });
+                if (expected) {
+                    ++next;
+                    return expected;
+                }
+            }
+            std::size_t i = 0;
+            while (i < size && !same_text(partial<X>::names[i], key)) ++i;
+            if (i == size) return {};
+            next = i + 1;
+            return boost::mp11::mp_with_index<size>(i, slot_at);
+        }
     }
 
     template <class X>
