@@ -32,18 +32,36 @@ void append_utf8(std::string& out, std::uint32_t cp) {
     out.reserve(std::max({out.size() + more, 2 * out.capacity(), std::size_t{128}}));
 }
 
-// Appends 1 to 16 bytes of text to a string begun that has room for 16 more, as a fixed 16-byte
-// copy cut to length after (two moves, where a copy of any length is a call to memcpy): the text
-// is the tokenizer's padded input, so 16 bytes can be read. False when that does not apply; a
-// fresh string is left to stay in place or to be given its exact size.
+// Appends 1 to 16 bytes of text as a fixed copy of 16 bytes cut to length after (two moves, where
+// a copy of any length is a call to memcpy), where the string has room for 16 more (a string cut
+// before), or 1 to 15 bytes as a fixed copy of 15 where it has room for 15 (a fresh string's own
+// buffer): the text is the tokenizer's padded input, so 16 bytes can be read. False when neither
+// applies.
 inline bool append_short(std::string& out, std::string_view text) {
-    constexpr std::size_t block = 16;
-    if (text.size() - 1 >= block || out.empty() || out.capacity() - out.size() < block)
-        return false;
+    const std::size_t room = out.capacity() - out.size();
     const std::size_t size = out.size() + text.size();
-    out.append(text.data(), block);
+    if (text.size() - 1 < 16 && room >= 16) {
+        out.append(text.data(), 16);
+    } else if (text.size() - 1 < 15 && room >= 15) {
+        out.append(text.data(), 15);
+    } else {
+        return false;
+    }
     out.resize(size);
     return true;
+}
+
+// Appends a string value's whole text to its fresh string: up to 15 bytes into the string's own
+// buffer as append_short does (written apart from it: sharing its branches measured 1-2 % more
+// instructions a read), longer text by a copy of its length.
+inline void append_whole(std::string& out, std::string_view text) {
+    if (text.size() - 1 < 15 && out.capacity() - out.size() >= 15) {
+        const std::size_t size = out.size() + text.size();
+        out.append(text.data(), 15);
+        out.resize(size);
+    } else {
+        out.append(text);
+    }
 }
 
 // Appends the text a split cut, of a string value or a member name (a short one stays in place).
@@ -129,7 +147,7 @@ bool incremental_tokenizer::read_string_value(const char*& p, const char* end, c
     p = close + 1;
     // Checked before the copy: a long string in one piece is not copied to be refused.
     if (!string_within_limit((out ? out->size() : 0) + text.size())) return false;
-    if (out) out->append(text);
+    if (out) append_whole(*out, text);
     if (!sink_.end_string(offset_ + static_cast<std::size_t>(p - piece))) return fail("");
     return value_done();
 }

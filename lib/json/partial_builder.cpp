@@ -15,16 +15,23 @@ namespace forma::json_detail {
 
 slot partial_builder::target_of_new_value(bool null) {
     slot target;
-    if (!root_taken_) {
+    if (!root_taken_) [[unlikely]] {
         root_taken_ = true;
         target = root_;
-    } else if (frames_.back().how == mode::wrapper) {
-        target = pending_;
-    } else if (frames_.back().target.ops->kind == slot_kind::sequence) {
-        const frame& f = frames_.back();
-        target = f.target.ops->element(f.target.node);
     } else {
-        target = pending_;
+        const frame& f = frames_.back();
+        switch (f.how) {
+        case mode::fill: {
+            const bool element = f.target.ops->kind == slot_kind::sequence;
+            target = element ? f.target.ops->element(f.target.node) : pending_;
+            break;
+        }
+        case mode::wrapper:
+            target = pending_;
+            break;
+        default:
+            return {}; // inside a value skipped or kept whole
+        }
     }
     pending_ = {};
     while (target && target.ops->kind == slot_kind::nullable) target = target.ops->resolve(target.node, null);
@@ -71,9 +78,9 @@ bool partial_builder::close(char, std::size_t end) {
 }
 
 bool partial_builder::key(std::string_view name) {
-    if (passing_through()) return true;
-    frame& f = frames_.back();
-    if (f.how == mode::wrapper) {
+    frame& f = frames_.back(); // a member name is read inside an object: there is a frame
+    if (f.how != mode::fill) [[unlikely]] {
+        if (f.how != mode::wrapper) return true; // inside a value skipped or kept whole
         if (name != "data") skipped_members_ = true;
         else if (std::exchange(f.seen, 1) != 0) return false;
         else pending_ = f.target;
@@ -98,7 +105,6 @@ bool partial_builder::key(std::string_view name) {
 bool partial_builder::begin_string(std::size_t begin, std::string*& text) {
     text = nullptr;
     string_mode_ = mode::skip;
-    if (passing_through()) return true;
     string_target_ = target_of_new_value(false);
     if (!string_target_) return true;
     string_begin_ = begin;
@@ -135,7 +141,6 @@ bool partial_builder::end_string(std::size_t end) {
 }
 
 bool partial_builder::number(const scanned_number& number, std::size_t begin, std::size_t end) {
-    if (passing_through()) return true;
     const slot target = target_of_new_value(false);
     if (!target) return true;
     if (target.ops->kind == slot_kind::whole)
@@ -144,7 +149,6 @@ bool partial_builder::number(const scanned_number& number, std::size_t begin, st
 }
 
 bool partial_builder::literal(char literal, std::size_t begin, std::size_t end) {
-    if (passing_through()) return true;
     const slot target = target_of_new_value(literal == 'n');
     if (!target) return true; // skipped, or a nullable took the null
     if (target.ops->kind == slot_kind::whole)

@@ -60,8 +60,8 @@ private:
     bool passing_through() const noexcept {
         return !frames_.empty() && (frames_.back().how == mode::skip || frames_.back().how == mode::whole);
     }
-    /// The slot the value starting now goes to, through nullables; empty: skip it, or a
-    /// nullable took the null.
+    /// The slot the value starting now goes to, through nullables; empty: skip it (not a member
+    /// of the partial, or inside a value skipped or kept whole), or a nullable took the null.
     inline slot target_of_new_value(bool null);
 
     slot root_;
