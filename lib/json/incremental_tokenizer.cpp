@@ -140,7 +140,7 @@ bool incremental_tokenizer::read_string_value(const char*& p, const char* end, c
     ++p;
     const char* const close = find_string_special_padded(p, end);
     if (close == end || *close != '"') {
-        begin_string_text(out);
+        begin_string_text(out, state::string);
         return go_on_in_string(p, close, end);
     }
     const std::string_view text(p, static_cast<std::size_t>(close - p));
@@ -152,9 +152,9 @@ bool incremental_tokenizer::read_string_value(const char*& p, const char* end, c
     return value_done();
 }
 
-void incremental_tokenizer::begin_string_text(std::string* out) {
+void incremental_tokenizer::begin_string_text(std::string* out, state in) {
     out_ = out ? out : &text_;
-    state_ = state::string;
+    state_ = in;
     string_state_ = in_string::text;
     text_.clear();
 }
@@ -476,10 +476,7 @@ bool incremental_tokenizer::read_tokens(std::string_view piece) {
                     }
                     break;
                 }
-                state_ = state::name;
-                string_state_ = in_string::text;
-                out_ = &text_;
-                text_.clear();
+                begin_string_text(nullptr, state::name); // a name is kept in text_ until whole
                 if (!go_on_in_string(p, close, end)) return false;
                 break;
             }

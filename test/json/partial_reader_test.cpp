@@ -365,6 +365,9 @@ TEST(partial_reader, invalid_json_stops_reading_with_from_jsons_error) {
     EXPECT_EQ(reader.error().path(), "/zip");
     EXPECT_EQ(reader.get()[&address::city].value(), "Oslo"); // what was known stays
     EXPECT_FALSE(reader.feed(R"("x"})")); // nothing more is read
+    EXPECT_FALSE(reader.feed(""));
+    EXPECT_EQ(reader.get()[&address::city].value(), "Oslo");
+    EXPECT_EQ(reader.error().path(), "/zip");
 
     partial_reader<address> broken;
     EXPECT_FALSE(broken.feed(R"({"city": "a\qb"})"));

@@ -72,8 +72,9 @@ private:
     [[gnu::always_inline]] inline bool read_string(const char*& p, const char* end, bool& closed);
     [[gnu::always_inline]] inline bool read_string_value(const char*& p, const char* end,
                                                          const char* piece);
-    /// A string value's text begins: it goes to `out`, or is not kept when null.
-    [[gnu::always_inline]] inline void begin_string_text(std::string* out);
+    /// A string's text begins, in state `in` (string or name): it goes to `out`, or to text_
+    /// when null (a name, or a value not kept).
+    [[gnu::always_inline]] inline void begin_string_text(std::string* out, state in);
     [[gnu::always_inline]] inline bool go_on_in_string(const char*& p, const char* stop,
                                                        const char* end);
     [[gnu::always_inline]] inline bool end_string(std::size_t end);
