@@ -27,10 +27,11 @@ struct document {
     std::optional<org_chart> org;
     std::optional<list_node> chain;
     std::optional<constrained> rules;
+    std::optional<wide> record;
     bool operator==(const document&) const = default;
 };
 BOOST_DESCRIBE_STRUCT(document, (),
-                      (who, numbers, lists, readings, picture, staff, org, chain, rules))
+                      (who, numbers, lists, readings, picture, staff, org, chain, rules, record))
 
 /** Calls `f(type_tag<T>{})` for the root type chosen by `selector` (its low 3 bits):
     the whole document, or one of its parts, so that short inputs reach each reader.

@@ -149,4 +149,46 @@ FORMA_DESCRIBE_FIELDS(constrained,
     (ratio, .exclusive_minimum = 0, .exclusive_maximum = 1),
     (email, .format = "email"));
 
+struct part {
+    int a = 0;
+    std::string b;
+    friend bool operator==(const part&, const part&) = default;
+};
+BOOST_DESCRIBE_STRUCT(part, (), (a, b))
+
+/// A struct read through its member table (read_members_by_table), of 22 members: every kind
+/// of value, names of 1 to 34 bytes (a quoted name of 16 bytes fits one compare block, 17 does
+/// not), one JSON name that is not the C++ name, one not ASCII.
+struct wide {
+    std::string id;
+    int n = 0;
+    std::uint64_t big = 0;
+    double ratio = 0;
+    bool flag = false;
+    std::optional<std::string> note;
+    std::optional<int> count;
+    std::vector<int> values;
+    part inner;
+    std::optional<part> extra;
+    test_types::unit scale = unit::c;
+    std::string fourteen_bytes; // quoted: 16 bytes
+    std::string fifteen_bytes_; // quoted: 17 bytes
+    std::string a_member_name_longer_than_sixteen;
+    std::string label; // JSON name "display-label"
+    int umlaut = 0;    // JSON name "z\u00e4hler"
+    std::vector<std::string> tags;
+    std::optional<std::vector<part>> parts;
+    std::string short_text; // at least 2 bytes
+    int m20 = 0;
+    int m21 = 0;
+    std::string last;
+    friend bool operator==(const wide&, const wide&) = default;
+};
+BOOST_DESCRIBE_STRUCT(wide, (),
+                      (id, n, big, ratio, flag, note, count, values, inner, extra, scale,
+                       fourteen_bytes, fifteen_bytes_, a_member_name_longer_than_sixteen, label,
+                       umlaut, tags, parts, short_text, m20, m21, last))
+FORMA_DESCRIBE_FIELDS(wide, (label, .json_name = "display-label"),
+                      (umlaut, .json_name = "z\u00e4hler"), (short_text, .min_length = 2));
+
 } // namespace test_types

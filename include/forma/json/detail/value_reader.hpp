@@ -2,6 +2,7 @@
 
 #include <forma/json/detail/constraints.hpp>
 #include <forma/json/detail/element_stage.hpp>
+#include <forma/json/detail/member_table.hpp>
 #include <forma/json/detail/reader.hpp>
 #include <forma/reflect/field_info.hpp>
 #include <forma/reflect/mapped_kind.hpp>
@@ -653,6 +654,17 @@ template <std::size_t N>
     }
 }
 
+/** Whether struct_reader<T> reads T's members through a member_table (read_members_by_table):
+    from 20 members on. A smaller struct's own code, its names compared as constants, runs
+    fewer instructions; past about 20 members that code is larger than the time it saves (the
+    catalog's 15-member product read 4 % more instructions through a table, twitter's 25-member
+    status 8 % faster). Up to 64 members, the bits of `seen` in one word.
+*/
+template <class T>
+inline constexpr bool reads_members_by_table =
+    boost::mp11::mp_size<reflect::members_of<T>>::value >= 20 &&
+    boost::mp11::mp_size<reflect::members_of<T>>::value <= 64;
+
 template <class T>
 struct struct_reader {
     using members = reflect::members_of<T>;
@@ -695,7 +707,11 @@ struct struct_reader {
     */
     static bool read_in_order(reader& r, T& obj, const char* start, std::size_t depth, seen_set<size>& seen,
                               std::size_t& from, std::size_t known, bool& more) {
-        return read_members_in_order(std::make_index_sequence<size>{}, r, obj, start, depth, seen, from, known, more);
+        if constexpr (reads_members_by_table<T>)
+            return read_members_by_table(r, &obj, table, start, depth, seen, from, known, more);
+        else
+            return read_members_in_order(std::make_index_sequence<size>{}, r, obj, start, depth,
+                                         seen, from, known, more);
     }
 
     // A function, not a lambda: its captures, reached through the closure, were loaded again
@@ -738,6 +754,30 @@ struct struct_reader {
         more = separator != 0;
         return more;
     }
+
+    /// read_member<I> as a member_table calls it.
+    template <std::size_t I>
+    static bool read_member_of(reader& r, void* object) {
+        return read_member<I>(r, *static_cast<T*>(object));
+    }
+
+    template <std::size_t... I>
+    static constexpr std::array<member_entry, size> make_table_entries(std::index_sequence<I...>) {
+        return {member_entry{
+            &read_member_of<I>,
+            std::string_view(reflect::detail::quoted_json_name<T, I>::text.data(),
+                             reflect::detail::quoted_json_name<T, I>::text.size())}...};
+    }
+
+    static constexpr std::size_t longest_name() {
+        std::size_t longest = 0;
+        for (const std::string_view name : names)
+            longest = std::max(longest, name.size());
+        return longest;
+    }
+
+    static constexpr auto table_entries = make_table_entries(std::make_index_sequence<size>{});
+    static constexpr member_table table{table_entries.data(), size, longest_name()};
 
     template <std::size_t I>
     static bool read_member(reader& r, T& obj) {
