@@ -2,6 +2,7 @@
 // members read by each member's own code must give the same value, or the same error, for any
 // input: these tests read each input both ways and compare.
 #include <forma/json/from_json.hpp>
+#include <forma/json/partial_reader.hpp>
 
 #include "test_types.hpp"
 
@@ -190,6 +191,28 @@ TEST(member_table, every_cut_and_every_changed_byte_reads_as_by_each_members_cod
                 changed[at] = byte;
                 expect_same_reading(changed);
             }
+    }
+}
+
+TEST(member_table, the_partial_reader_fed_in_pieces_ends_where_from_json_does) {
+    const wide expected = forma::from_json<wide>(compact);
+    for (const std::string& text : {compact, indented(compact, 2)}) {
+        for (std::size_t piece : {1, 2, 3, 7, 16, 17, 64, 4096}) {
+            SCOPED_TRACE(piece);
+            forma::partial_reader<wide> reader;
+            for (std::size_t at = 0; at < text.size(); at += piece)
+                ASSERT_TRUE(reader.feed(std::string_view(text).substr(at, piece)));
+            EXPECT_EQ(reader.finish().value(), expected);
+        }
+        // Cut short, both refuse it with the same error.
+        const std::string cut = text.substr(0, text.size() / 2);
+        forma::partial_reader<wide> reader;
+        reader.feed(cut);
+        const auto streamed = reader.finish();
+        const auto whole = forma::try_from_json<wide>(cut);
+        ASSERT_FALSE(streamed.has_value());
+        ASSERT_FALSE(whole.has_value());
+        EXPECT_STREQ(streamed.error().what(), whole.error().what());
     }
 }
 
